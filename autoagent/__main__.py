@@ -1,0 +1,5 @@
+"""`python -m autoagent`: the same command as `autoagent`."""
+
+from .cli import main
+
+main()

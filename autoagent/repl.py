@@ -1,0 +1,45 @@
+"""The interactive loop: each line is a task; quit, exit or Ctrl-D leave; Ctrl-C stops the current run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from .errors import AutoAgentError
+
+if TYPE_CHECKING:
+    from .agent import AutoGPT
+
+PROMPT = "autoagent> "
+QUIT_WORDS = {"quit", "exit"}
+
+
+def run_repl(agent: AutoGPT, verbose: bool = True) -> None:
+    """Read tasks until quit/exit/EOF; a failed or interrupted run returns to the prompt."""
+    click.echo("autoagent: type a task and press Enter; quit, exit or Ctrl-D to leave.", err=True)
+    while True:
+        try:
+            line = input(PROMPT).strip()
+        except EOFError:
+            click.echo("", err=True)
+            return
+        except KeyboardInterrupt:  # Ctrl-C at the prompt clears the line, as in a shell
+            click.echo("", err=True)
+            continue
+        if not line:
+            continue
+        if line.lower() in QUIT_WORDS:
+            return
+        try:
+            result = agent.execute(line, verbose=verbose)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted: the run was stopped", err=True)
+            continue
+        except AutoAgentError as err:
+            click.echo(f"Error: {err}", err=True)
+            continue
+        if result.answer:
+            click.echo(result.answer)
+        if not result.finished:
+            click.echo(f"stopped: {result.stop_reason.describe()}", err=True)

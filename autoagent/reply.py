@@ -1,0 +1,144 @@
+"""What the model replies each step (a Thought and an Action) and how the reply is parsed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import json_repair
+from langchain_core.exceptions import OutputParserException
+from langchain_core.output_parsers import BaseOutputParser
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+
+FINISH = "FINISH"
+
+
+class Thought(BaseModel):
+    """The model's reasoning for this step; only `text` is required."""
+
+    text: str = Field(description="what you think now, in one sentence", examples=["..."])
+    reasoning: str = Field("", description="why", examples=["..."])
+    plan: list[str] = Field(default_factory=list, description="the next steps, short", examples=[["..."]])
+    criticism: str = Field("", description="what could be wrong", examples=["..."])
+    speak: str = Field("", description="a short note for the user", examples=["..."])
+
+    @field_validator("plan", mode="before")
+    @classmethod
+    def _plan_from_text(cls, value: Any) -> Any:
+        # Models often write the plan as one string with one step a line.
+        if isinstance(value, str):
+            return [line.strip(" -*\t") for line in value.splitlines() if line.strip(" -*\t")]
+        return value
+
+    @field_validator("text", "reasoning", "criticism", "speak", mode="before")
+    @classmethod
+    def _none_as_empty(cls, value: Any) -> Any:
+        return "" if value is None else value
+
+
+class Action(BaseModel):
+    """The tool to run next and its arguments; `FINISH` ends the task."""
+
+    name: str = Field(description=f"a tool name, or {FINISH} when the task is done", examples=["tool_name"])
+    args: dict[str, Any] = Field(
+        default_factory=dict, description="the tool's arguments", examples=[{"arg_name": "value"}]
+    )
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _args_from_text(cls, value: Any) -> Any:
+        if value is None or value == "":
+            return {}
+        if isinstance(value, str):
+            repaired = json_repair.loads(value)
+            return repaired if isinstance(repaired, dict) else value
+        return value
+
+    def signature(self) -> str:
+        """A canonical text of name and arguments, used to spot a repeated action."""
+        return f"{self.name.strip().lower()} {json.dumps(self.args, sort_keys=True, default=str)}"
+
+
+class ThoughtAndAction(BaseModel):
+    """One step's reply: what the model thinks and what it does."""
+
+    thought: Thought
+    action: Action
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_light_shapes(cls, data: Any) -> Any:
+        # A one-string thought and a bare tool name are accepted beside the full shape.
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if isinstance(data.get("thought"), str):
+            data["thought"] = {"text": data["thought"]}
+        if isinstance(data.get("action"), str):
+            data["action"] = {"name": data["action"], "args": data.pop("args", {})}
+        return data
+
+    def is_finish(self) -> bool:
+        """True when the action is FINISH (any letter case)."""
+        return self.action.name.strip().upper() == FINISH
+
+
+def _example(model: type[BaseModel]) -> dict[str, Any]:
+    """An example object built from each field's first example."""
+    example: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            example[name] = _example(annotation)
+        else:
+            example[name] = (field.examples or [""])[0]
+    return example
+
+
+def _field_meanings(model: type[BaseModel], prefix: str = "") -> list[str]:
+    """One line per leaf field: its dotted path and description."""
+    lines: list[str] = []
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            lines += _field_meanings(annotation, f"{prefix}{name}.")
+        else:
+            lines.append(f"{prefix}{name}: {field.description}")
+    return lines
+
+
+class ReplyParseError(OutputParserException):
+    """A reply that is not a valid Thought/Action object; `problem` says why, for the model to read."""
+
+    def __init__(self, problem: str, reply: str) -> None:
+        super().__init__(problem, llm_output=reply)
+        self.problem = problem
+
+
+class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
+    """Parses a reply leniently: code fences, prose around it, single quotes, trailing commas,
+    truncated JSON."""
+
+    def parse(self, text: str) -> ThoughtAndAction:
+        """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
+        data = json_repair.loads(text) if text.strip() else ""
+        if isinstance(data, list):  # a model that wraps its object in a list
+            data = next((item for item in data if isinstance(item, dict)), data)
+        if not isinstance(data, dict) or not data:
+            raise ReplyParseError("no JSON object found in the reply", text)
+        try:
+            return ThoughtAndAction.model_validate(data)
+        except ValidationError as err:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in e['loc']) or 'reply'}: {e['msg']}" for e in err.errors()
+            )
+            raise ReplyParseError(problems, text) from err
+
+    def get_format_instructions(self) -> str:
+        """A compact example and the meaning of each field, generated from the models."""
+        example = json.dumps(_example(ThoughtAndAction), ensure_ascii=False)
+        return example + "\n" + "\n".join(_field_meanings(ThoughtAndAction))
+
+    @property
+    def _type(self) -> str:
+        return "thought_and_action"

@@ -1,0 +1,86 @@
+"""Typed records of a run: each step, why the run stopped, what it used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .reply import Action, ThoughtAndAction
+
+
+class StepKind(str, Enum):
+    """What happened in a step."""
+
+    ACTION = "action"  # a tool ran (or was refused) and gave an observation
+    PARSE_ERROR = "parse_error"  # the reply could not be parsed; the model was told why
+    REPEATED = "repeated"  # the action repeated an earlier one; the model was asked to rethink
+    FINISH = "finish"  # the model chose FINISH
+
+
+class StopReason(str, Enum):
+    """Why a run ended."""
+
+    FINISHED = "finished"
+    MAX_STEPS = "max_steps"
+    LOOP_DETECTED = "loop_detected"
+    UNPARSEABLE = "unparseable"
+    INTERRUPTED = "interrupted"
+
+    def describe(self) -> str:
+        """A short sentence for people."""
+        return {
+            StopReason.FINISHED: "the task was finished",
+            StopReason.MAX_STEPS: "the step limit was reached before the task was finished",
+            StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
+            StopReason.UNPARSEABLE: "the model's replies could not be parsed",
+            StopReason.INTERRUPTED: "the run was interrupted",
+        }[self]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One turn of the loop: the model's reply, what it decided, and what it observed."""
+
+    number: int
+    kind: StepKind
+    reply: str
+    decision: ThoughtAndAction | None
+    observation: str
+    success: bool = True
+    seconds: float = 0.0
+
+    @property
+    def action(self) -> Action | None:
+        """The action the model chose, if its reply parsed."""
+        return self.decision.action if self.decision else None
+
+
+@dataclass
+class Usage:
+    """Tokens the model reported over a run (zero when it reports none)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass
+class RunResult:
+    """Everything about a finished or stopped run, inspectable from Python."""
+
+    task: str
+    answer: str = ""
+    stop_reason: StopReason = StopReason.INTERRUPTED
+    steps: list[Step] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+
+    @property
+    def finished(self) -> bool:
+        """True when the model finished the task (not stopped at a limit)."""
+        return self.stop_reason is StopReason.FINISHED

@@ -1,0 +1,1 @@
+"""The prompt templates the model reads, shipped as package data (en/ and zh/)."""

@@ -1,0 +1,37 @@
+"""Shared fixtures: no test reaches the network or the user's home directory."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+_real_connect = socket.socket.connect
+
+
+def _loopback_only(self: socket.socket, address: Any) -> Any:
+    host = address[0] if isinstance(address, tuple) else None
+    if host is not None:
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            raise AssertionError(f"a test tried to reach the network: {address!r}")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A private AUTOAGENT_HOME, no API keys or AUTOAGENT_* settings from outside, loopback-only sockets."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith(("AUTOAGENT_", "OPENAI_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("AUTOAGENT_HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.setattr(socket.socket, "connect", _loopback_only)
+    yield

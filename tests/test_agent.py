@@ -1,0 +1,262 @@
+"""The AutoGPT loop, driven by scripted models: every way a run can go."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.tools import tool
+
+from autoagent import AutoGPT
+from autoagent.errors import ModelUnavailableError
+from autoagent.steps import StepKind, StopReason
+
+from .scripted import ScriptedChatModel, act
+
+
+@tool
+def multiply(a: int, b: int) -> str:
+    """Multiply two integers.
+
+    Args:
+        a: the first factor
+        b: the second factor
+    """
+    return str(a * b)
+
+
+@tool
+def explode(reason: str) -> str:
+    """A tool that always fails."""
+    raise RuntimeError(f"boom: {reason}" + "x" * 2000)
+
+
+@tool
+def flood() -> str:
+    """A tool with a huge output."""
+    return "y" * 50_000
+
+
+def make_agent(*replies: str, **kwargs: object) -> tuple[AutoGPT, ScriptedChatModel]:
+    llm = ScriptedChatModel(replies=list(replies))
+    agent = AutoGPT(llm=llm, tools=[multiply, explode, flood], **kwargs)  # type: ignore[arg-type]
+    return agent, llm
+
+
+def test_finish_writes_the_answer_with_the_finish_prompt() -> None:
+    agent, llm = make_agent(act("multiply", a=6, b=7), act("FINISH"), "The product is 42.")
+
+    answer = agent.run("What is 6 times 7?")
+
+    assert answer == "The product is 42."
+    run = agent.last_run
+    assert run is not None and run.stop_reason is StopReason.FINISHED and run.finished
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.FINISH]
+    assert run.steps[0].observation == "42"
+    assert "Observation: 42" in llm.prompts[1]  # the observation reached the next prompt
+    assert "Write the final answer" in llm.prompts[2] and "Observation: 42" in llm.prompts[2]
+    assert run.usage.calls == 3 and run.usage.input_tokens > 0
+
+
+def test_finish_is_case_insensitive() -> None:
+    agent, _ = make_agent(act("finish"), "nothing to do")
+    assert agent.execute("say hi").stop_reason is StopReason.FINISHED
+
+
+def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    agent, llm = make_agent(
+        act("multiply", a=1, b=2), act("multiply", a=2, b=3), "best so far: 6", max_thought_steps=2
+    )
+
+    with caplog.at_level(logging.WARNING, logger="autoagent"):
+        answer = agent.run("multiply things")
+
+    assert answer == "best so far: 6"
+    assert agent.last_run is not None and agent.last_run.stop_reason is StopReason.MAX_STEPS
+    assert len(agent.last_run.steps) == 2
+    assert "step limit" in caplog.text
+
+
+def test_unknown_tool_names_the_available_tools() -> None:
+    agent, llm = make_agent(act("divide", a=1, b=2), act("FINISH"), "done")
+    run = agent.execute("divide")
+    step = run.steps[0]
+    assert not step.success
+    assert "Unknown tool 'divide'" in step.observation
+    assert "multiply" in step.observation and "FINISH" in step.observation
+
+
+def test_tool_name_in_another_case_still_runs() -> None:
+    agent, _ = make_agent(act("Multiply", a=2, b=2), act("FINISH"), "4")
+    assert agent.execute("2*2").steps[0].observation == "4"
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"a": 2}, "missing b"),
+        ({"a": 2, "b": 3, "c": 4}, "unexpected c"),
+        ({"a": "two", "b": 3}, "a:"),
+    ],
+)
+def test_bad_arguments_are_named_exactly(args: dict[str, object], expected: str) -> None:
+    agent, _ = make_agent(act("multiply", **args), act("FINISH"), "done")
+    step = agent.execute("multiply").steps[0]
+    assert not step.success
+    assert step.observation.startswith("Invalid arguments for multiply")
+    assert expected in step.observation
+
+
+def test_failing_tool_becomes_a_truncated_observation() -> None:
+    agent, _ = make_agent(act("explode", reason="test"), act("FINISH"), "it failed")
+    run = agent.execute("explode")
+    step = run.steps[0]
+    assert not step.success
+    assert step.observation.startswith("explode failed: RuntimeError: boom: test")
+    assert "more characters cut" in step.observation and len(step.observation) < 700
+    assert run.finished
+
+
+def test_huge_output_is_truncated_with_a_note() -> None:
+    agent, _ = make_agent(act("flood"), act("FINISH"), "ok")
+    observation = agent.execute("flood").steps[0].observation
+    assert len(observation) < 2100 and "48000 more characters cut" in observation
+
+
+def test_repeat_forces_one_rethink_then_stops_on_a_loop() -> None:
+    same = act("multiply", a=3, b=3)
+    agent, llm = make_agent(same, same, same, "9")
+
+    run = agent.execute("square 3")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.REPEATED]
+    assert run.stop_reason is StopReason.LOOP_DETECTED
+    assert "repeated an earlier one" in llm.prompts[2]  # the forced rethink prompt
+    assert "repeated an earlier one" not in llm.prompts[1]
+    assert "Not run again: step 1" in run.steps[1].observation
+    assert run.answer == "9"
+
+
+def test_rethink_that_changes_course_continues_the_run() -> None:
+    same = act("multiply", a=3, b=3)
+    agent, llm = make_agent(same, same, act("FINISH"), "9")
+    run = agent.execute("square 3")
+    assert run.stop_reason is StopReason.FINISHED
+    assert len(run.steps) == 3
+
+
+def test_unparseable_replies_are_sent_back_then_stop_the_run() -> None:
+    agent, llm = make_agent("I think I will multiply", "still no json", "nope", "never", max_parse_retries=3)
+    run = agent.execute("multiply")
+    assert run.stop_reason is StopReason.UNPARSEABLE
+    assert len(run.steps) == 4 and all(step.kind is StepKind.PARSE_ERROR for step in run.steps)
+    assert "could not be parsed (no JSON object found" in llm.prompts[1]
+    assert run.answer == ""  # nothing was done, so there is nothing to answer from
+    assert len(llm.prompts) == 4
+
+
+def test_a_parse_error_then_a_good_reply_recovers() -> None:
+    agent, _ = make_agent("oops", "```json\n{'thought': 'multiply', 'action': {'name': 'multiply', "
+                          "'args': {'a': 2, 'b': 5},}}\n```", act("FINISH"), "10")
+    run = agent.execute("2*5")
+    assert run.finished
+    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.ACTION, StepKind.FINISH]
+    assert run.steps[1].observation == "10"
+
+
+def test_short_term_memory_keeps_only_the_window() -> None:
+    replies = [act("multiply", a=i, b=1000) for i in range(1, 5)] + [act("FINISH"), "done"]
+    agent, llm = make_agent(*replies, memory_window=2)
+    agent.execute("several")
+    last_prompt = llm.prompts[4]
+    assert "Observation: 4000" in last_prompt and "Observation: 3000" in last_prompt
+    assert "Observation: 2000" not in last_prompt and "Observation: 1000" not in last_prompt
+
+
+def test_prompt_starts_with_the_static_part_so_a_local_model_can_reuse_it() -> None:
+    agent, llm = make_agent(act("multiply", a=2, b=2), act("FINISH"), "4")
+    agent.execute("2*2")
+    first, second = llm.prompts[0], llm.prompts[1]
+    static_end = first.index("Task: 2*2")
+    assert first[:static_end] == second[:static_end]
+    assert first.index("multiply(a: integer, b: integer)") < static_end
+    assert first.index("Steps so far:") > static_end
+
+
+def test_memory_retriever_fills_long_term_memory() -> None:
+    class Remembered(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: object) -> list[Document]:
+            return [Document(page_content=f"last time '{query}' was answered with 42")]
+
+    agent, llm = make_agent(act("FINISH"), "42", memory_retriever=Remembered())
+    agent.execute("the answer")
+    assert "- last time 'the answer' was answered with 42" in llm.prompts[0]
+
+
+def test_empty_long_term_memory_renders_as_none() -> None:
+    agent, llm = make_agent(act("FINISH"), "ok")
+    agent.execute("hi")
+    assert "Memories of similar past tasks:\n(none)" in llm.prompts[0]
+
+
+def test_callbacks_see_model_and_tool_calls() -> None:
+    class Counter(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.events: list[str] = []
+
+        def on_chat_model_start(self, *args: object, **kwargs: object) -> None:
+            self.events.append("model")
+
+        def on_tool_start(self, *args: object, **kwargs: object) -> None:
+            self.events.append("tool")
+
+    counter = Counter()
+    agent, _ = make_agent(act("multiply", a=1, b=1), act("FINISH"), "1", callbacks=[counter])
+    agent.execute("1*1")
+    assert counter.events == ["model", "tool", "model", "model"]
+
+
+def test_on_step_and_verbose_trace_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    seen = []
+    agent, _ = make_agent(act("multiply", a=2, b=21), act("FINISH"), "42", on_step=seen.append)
+    agent.run("2*21", verbose=True)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "[step 1/10]" in captured.err and 'action: multiply {"a": 2, "b": 21}' in captured.err
+    assert "observation: 42" in captured.err
+    assert [step.number for step in seen] == [1, 2]
+
+
+def test_model_failure_is_a_clear_error() -> None:
+    class Broken(ScriptedChatModel):
+        def _generate(self, *args: object, **kwargs: object):  # type: ignore[override]
+            raise ConnectionError("connection refused")
+
+    agent = AutoGPT(llm=Broken(replies=[]), tools=[multiply])
+    with pytest.raises(ModelUnavailableError, match="ConnectionError: connection refused"):
+        agent.run("anything")
+    assert agent.last_run is not None and agent.last_run.steps == []
+
+
+def test_interrupt_is_recorded_and_raised() -> None:
+    class Interrupted(ScriptedChatModel):
+        def _generate(self, *args: object, **kwargs: object):  # type: ignore[override]
+            raise KeyboardInterrupt
+
+    agent = AutoGPT(llm=Interrupted(replies=[]), tools=[multiply])
+    with pytest.raises(KeyboardInterrupt):
+        agent.run("anything")
+    assert agent.last_run is not None and agent.last_run.stop_reason is StopReason.INTERRUPTED
+
+
+def test_a_tool_named_finish_is_refused() -> None:
+    @tool("finish")
+    def finish_tool() -> str:
+        """Clashes with FINISH."""
+        return ""
+
+    with pytest.raises(ValueError, match="FINISH"):
+        AutoGPT(llm=ScriptedChatModel(replies=[]), tools=[finish_tool])

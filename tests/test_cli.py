@@ -1,0 +1,180 @@
+"""The `autoagent` command end to end: one-shot runs, the REPL, flags, errors and exit codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from autoagent.cli import EXIT_ERROR, EXIT_NOT_FINISHED, cli
+
+from .scripted import ScriptedChatModel, act
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class FakeBackend:
+    """Stands in for `load_chat_model`: every model it makes follows the same script."""
+
+    replies: list[str] = field(default_factory=list)
+    models: list[ScriptedChatModel] = field(default_factory=list)
+    specs: list[tuple[str | None, str | None]] = field(default_factory=list)
+
+    def load(self, spec: str | None = None, *, base_url: str | None = None, **_: object) -> ScriptedChatModel:
+        self.specs.append((spec, base_url))
+        self.models.append(ScriptedChatModel(replies=self.replies))
+        return self.models[-1]
+
+    @property
+    def prompts(self) -> list[str]:
+        return self.models[0].prompts
+
+
+@pytest.fixture
+def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
+    import autoagent.llm
+
+    fake = FakeBackend()
+    monkeypatch.setattr(autoagent.llm, "load_chat_model", fake.load)
+    return fake
+
+
+def invoke(args: list[str], replies: list[str], backend: FakeBackend, stdin: str | None = None) -> Result:
+    backend.replies.extend(replies)
+    return CliRunner().invoke(cli, args, input=stdin, catch_exceptions=False)
+
+
+def test_one_shot_answer_on_stdout_trace_on_stderr(backend: FakeBackend, tmp_path: Path) -> None:
+    replies = [act("calculator", "compute it", expression="1234 * 5678 + 17"), act("FINISH"), "7006669"]
+    result = invoke(["--workspace", str(tmp_path), "What is 1234 * 5678 + 17?"], replies, backend)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "7006669\n"
+    assert "[step 1/10]" in result.stderr and "thought: compute it" in result.stderr
+    assert 'action: calculator {"expression": "1234 * 5678 + 17"}' in result.stderr
+    assert "observation: 7006669" in result.stderr
+
+
+def test_quiet_prints_only_the_answer(backend: FakeBackend) -> None:
+    result = invoke(["--quiet", "hi"], [act("FINISH"), "hello"], backend)
+    assert result.exit_code == 0 and result.stdout == "hello\n" and result.stderr == ""
+
+
+def test_words_of_the_task_are_joined(backend: FakeBackend) -> None:
+    invoke(["--quiet", "what", "is", "2+2?"], [act("FINISH"), "4"], backend)
+    assert "Task: what is 2+2?" in backend.prompts[0]
+
+
+def test_step_limit_exits_non_zero_with_the_reason(backend: FakeBackend) -> None:
+    replies = [act("calculator", expression="1+1"), act("calculator", expression="2+2"), "partial: 4"]
+    result = invoke(["--max-steps", "2", "count"], replies, backend)
+    assert result.exit_code == EXIT_NOT_FINISHED
+    assert result.stdout == "partial: 4\n"
+    assert "stopped: the step limit was reached" in result.stderr
+
+
+def test_settings_from_environment(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTOAGENT_MAX_STEPS", "1")
+    monkeypatch.setenv("AUTOAGENT_NAME", "Robo")
+    monkeypatch.setenv("AUTOAGENT_MODEL", "openai:some-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    result = invoke(["--quiet", "count"], [act("calculator", expression="1+1"), "2"], backend)
+    assert result.exit_code == EXIT_NOT_FINISHED
+    assert backend.prompts[0].startswith("You are Robo,")
+    assert backend.specs[0] == ("openai:some-model", "http://127.0.0.1:9/v1")
+
+
+def test_base_url_from_environment_is_ignored_for_the_local_model(
+    backend: FakeBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    invoke(["--quiet", "--model", "local", "hi"], [act("FINISH"), "hi"], backend)
+    assert backend.specs[0] == ("local", None)
+
+
+def test_chinese_prompts_and_custom_role(backend: FakeBackend) -> None:
+    invoke(["--quiet", "--lang", "zh", "--role", "一个计算助手。", "hi"], [act("FINISH"), "好"], backend)
+    assert backend.prompts[0].startswith("你是AutoAgent，一个计算助手。")
+
+
+def test_prompts_dir_overrides_a_template(backend: FakeBackend, tmp_path: Path) -> None:
+    (tmp_path / "constraints.templ").write_text("Only ever use the calculator.\n")
+    invoke(["--quiet", "--prompts-dir", str(tmp_path), "hi"], [act("FINISH"), "ok"], backend)
+    assert "Only ever use the calculator." in backend.prompts[0]
+
+
+def test_repl_runs_each_line_and_quits(backend: FakeBackend) -> None:
+    replies = [act("calculator", expression="6*7"), act("FINISH"), "42", act("FINISH"), "bye"]
+    result = invoke(["--quiet"], replies, backend, stdin="What is 6*7?\n\nsay bye\nquit\nnever run\n")
+    assert result.exit_code == 0
+    assert result.stdout == "autoagent> 42\nautoagent> autoagent> bye\nautoagent> "
+    assert len(backend.prompts) == 5
+
+
+def test_repl_leaves_on_end_of_input(backend: FakeBackend) -> None:
+    result = invoke(["--quiet"], [act("FINISH"), "done"], backend, stdin="task one\n")
+    assert result.exit_code == 0 and result.stdout == "autoagent> done\nautoagent> "
+
+
+def test_repl_survives_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken(ScriptedChatModel):
+        def _generate(self, *args: object, **kwargs: object):  # type: ignore[override]
+            raise TimeoutError("server timed out")
+
+    import autoagent.llm
+
+    monkeypatch.setattr(autoagent.llm, "load_chat_model", lambda *a, **k: Broken(replies=[]))
+    result = CliRunner().invoke(cli, ["--quiet"], input="one\nexit\n")
+    assert result.exit_code == 0
+    assert "Error: the model call failed: TimeoutError: server timed out" in result.stderr
+
+
+def test_configuration_error_is_one_line_and_exit_1() -> None:
+    result = CliRunner().invoke(cli, ["--model", "openai:gpt-4o-mini", "hi"])
+    assert result.exit_code == EXIT_ERROR
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and "OPENAI_API_KEY" in lines[0]
+
+
+def test_unknown_model_spec() -> None:
+    result = CliRunner().invoke(cli, ["--model", "gemini:pro", "hi"])
+    assert result.exit_code == EXIT_ERROR and "unknown model spec 'gemini:pro'" in result.stderr
+
+
+def test_help_explains_every_flag() -> None:
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for flag in ("--model", "--base-url", "--max-steps", "--memory-window", "--workspace", "--prompts-dir",
+                 "--lang", "--name", "--role", "--verbose / --quiet", "--version", "--help"):
+        assert flag in result.output, flag
+    for variable in ("AUTOAGENT_MODEL", "OPENAI_BASE_URL", "AUTOAGENT_MAX_STEPS", "AUTOAGENT_WORKSPACE"):
+        assert variable in result.output
+    assert "Exit codes" in result.output
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, **(env or {})}
+    environment.pop("OPENAI_API_KEY", None)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=REPO, env=environment,
+                          timeout=120)
+
+
+def test_python_dash_m_and_version() -> None:
+    result = _run("-m", "autoagent", "--version")
+    assert result.returncode == 0 and result.stdout.startswith("autoagent, version ")
+
+
+def test_main_py_reports_a_bad_flag_as_usage_error() -> None:
+    result = _run("main.py", "--max-steps", "0", "task")
+    assert result.returncode == 2 and "--max-steps" in result.stderr
+
+
+def test_settings_file_is_read(tmp_path: Path) -> None:
+    (tmp_path / "api_keys.env").write_text("AUTOAGENT_MODEL=nonsense:model\n")
+    result = _run("-m", "autoagent", "hi", env={"AUTOAGENT_HOME": str(tmp_path)})
+    assert result.returncode == EXIT_ERROR and "unknown model spec 'nonsense:model'" in result.stderr
