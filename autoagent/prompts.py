@@ -71,7 +71,7 @@ class PromptTemplateBuilder:
         """The template `name` with includes resolved and the `known` variables filled up front."""
         template = PromptTemplate.from_template(self._flatten(name))
         unknown = set(known) - set(template.input_variables)
-        return template.partial(**{k: v for k, v in known.items() if k not in unknown})
+        return template.partial(**{k: v for k, v in known.items() if k not in unknown})  # type: ignore[return-value]
 
     def render(self, name: str, **variables: str) -> str:
         """Render a template in one go; every variable it uses must be given."""

@@ -34,7 +34,9 @@ def truncate(text: str, limit: int) -> str:
 def _json_schema(tool: BaseTool) -> dict[str, Any]:
     """The tool's argument schema as JSON schema, whatever form the tool declared it in."""
     schema = tool.tool_call_schema
-    return schema if isinstance(schema, dict) else schema.model_json_schema()
+    if isinstance(schema, dict):
+        return schema
+    return schema.model_json_schema() if issubclass(schema, BaseModel) else schema.schema()
 
 
 def _signature(tool: BaseTool) -> str:

@@ -67,7 +67,7 @@ def test_finish_is_case_insensitive() -> None:
 
 
 def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
-    agent, llm = make_agent(
+    agent, _llm = make_agent(
         act("multiply", a=1, b=2), act("multiply", a=2, b=3), "best so far: 6", max_thought_steps=2
     )
 
@@ -81,7 +81,7 @@ def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFix
 
 
 def test_unknown_tool_names_the_available_tools() -> None:
-    agent, llm = make_agent(act("divide", a=1, b=2), act("FINISH"), "done")
+    agent, _llm = make_agent(act("divide", a=1, b=2), act("FINISH"), "done")
     run = agent.execute("divide")
     step = run.steps[0]
     assert not step.success
@@ -142,7 +142,7 @@ def test_repeat_forces_one_rethink_then_stops_on_a_loop() -> None:
 
 def test_rethink_that_changes_course_continues_the_run() -> None:
     same = act("multiply", a=3, b=3)
-    agent, llm = make_agent(same, same, act("FINISH"), "9")
+    agent, _llm = make_agent(same, same, act("FINISH"), "9")
     run = agent.execute("square 3")
     assert run.stop_reason is StopReason.FINISHED
     assert len(run.steps) == 3
