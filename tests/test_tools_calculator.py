@@ -1,0 +1,67 @@
+"""The calculator tool: exact arithmetic, plain number strings, readable errors."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from autoagent.tools import calculator
+
+
+def calculate(expression: str) -> str:
+    return calculator.invoke({"expression": expression})
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("1234*5678+17", "7006669"),
+        ("2^10", "1024"),
+        ("2**3", "8"),
+        ("(1 + 2) * 3", "9"),
+        ("-5 + 2", "-3"),
+        ("7 % 3", "1"),
+        ("10/4", "2.5"),
+        ("10/5", "2"),
+        ("sqrt(16)", "4"),
+        ("1/3", "0.333333333333333"),
+        ("0.1 + 0.2", "0.3"),
+        ("2^0.5", "1.4142135623731"),
+        ("max(1, 7, 3)", "7"),
+        ("round(PI*100)", "314"),
+        ("123456789012345678901234567890 + 1", "123456789012345678901234567891"),
+    ],
+)
+def test_evaluates_to_a_plain_number_string(expression: str, expected: str) -> None:
+    assert calculate(expression) == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("1 +", "cannot parse"),
+        ("(1 + 2", "parentheses are unbalanced"),
+        ("1 $ 2", "not arithmetic"),
+        ("10 / 0", "division by zero"),
+        ("x + 1", "unknown name(s) in 'x + 1': x"),
+        ("", "empty"),
+        ("sqrt(-1)", "math domain error"),
+        ("1e300 * 1e300", "not a finite number"),
+        ("10^5000", "too large"),
+        ("fac(100000)", "too large"),
+        ("'a' * 3", "quotes"),
+        ("1, 2", "single number"),
+        ("(-8)^(1/3)", "not a real number"),
+    ],
+)
+def test_errors_raise_value_error_saying_what_is_wrong(expression: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        calculate(expression)
+
+
+def test_is_marked_read_only_with_a_schema_from_the_docstring() -> None:
+    assert calculator.name == "calculator"
+    assert calculator.metadata == {"side_effects": False}
+    assert list(calculator.args) == ["expression"]
+    assert calculator.args["expression"]["description"]

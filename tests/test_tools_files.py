@@ -1,0 +1,289 @@
+"""The file tools: every operation works inside the workspace and nothing ever escapes it."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from langchain_core.tools import BaseTool
+
+from autoagent.tools import default_tools, file_tools
+from autoagent.tools import files as files_module
+
+NAMES = ["read_file", "write_file", "list_files", "copy_file", "move_file", "delete_file", "search_files"]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return tmp_path / "workspace"
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A sibling of the workspace holding a secret; tests check it stays untouched."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "secret.txt").write_text("top secret")
+    return folder
+
+
+@pytest.fixture
+def tools(workspace: Path) -> dict[str, BaseTool]:
+    return {made.name: made for made in file_tools(workspace)}
+
+
+def test_tools_are_named_and_marked(tools: dict[str, BaseTool]) -> None:
+    assert list(tools) == NAMES
+    changing = {name for name, made in tools.items() if made.metadata == {"side_effects": True}}
+    assert changing == {"write_file", "copy_file", "move_file", "delete_file"}
+    assert all(made.metadata is not None and "side_effects" in made.metadata for made in tools.values())
+
+
+def test_default_tools_bundle_everything(workspace: Path) -> None:
+    names = [made.name for made in default_tools(workspace)]
+    assert names == ["calculator", "calendar", "current_datetime", *NAMES]
+
+
+def test_workspace_is_created_on_first_use(tools: dict[str, BaseTool], workspace: Path) -> None:
+    assert not workspace.exists()
+    assert tools["list_files"].invoke({}) == "'.' is empty."
+    assert workspace.is_dir()
+
+
+def test_write_then_read(tools: dict[str, BaseTool], workspace: Path) -> None:
+    result = tools["write_file"].invoke({"path": "notes/today.txt", "content": "héllo\nworld\n"})
+    assert result == "Wrote 12 characters to notes/today.txt."
+    assert (workspace / "notes" / "today.txt").read_text(encoding="utf-8") == "héllo\nworld\n"
+    assert tools["read_file"].invoke({"path": "notes/today.txt"}) == "héllo\nworld\n"
+    tools["write_file"].invoke({"path": "notes/today.txt", "content": "replaced"})
+    assert tools["read_file"].invoke({"path": "./notes/../notes/today.txt"}) == "replaced"
+
+
+def test_read_reports_missing_empty_and_directories(tools: dict[str, BaseTool], workspace: Path) -> None:
+    with pytest.raises(ValueError, match=re.escape("'nope.txt' does not exist")):
+        tools["read_file"].invoke({"path": "nope.txt"})
+    (workspace / "folder").mkdir(parents=True)
+    (workspace / "empty.txt").write_text("")
+    with pytest.raises(ValueError, match="is a directory"):
+        tools["read_file"].invoke({"path": "folder"})
+    assert tools["read_file"].invoke({"path": "empty.txt"}) == "'empty.txt' is empty."
+
+
+def test_read_cuts_huge_files_with_a_note(workspace: Path) -> None:
+    read_file = file_tools(workspace, max_read_chars=100)[0]
+    workspace.mkdir()
+    (workspace / "big.txt").write_text("é" * 5000, encoding="utf-8")
+    shown = read_file.invoke({"path": "big.txt"})
+    assert shown.startswith("é" * 100 + "\n[truncated")
+    assert "first 100 characters of 10,000 bytes" in shown
+
+
+def test_read_does_not_dump_binary_files(tools: dict[str, BaseTool], workspace: Path) -> None:
+    workspace.mkdir()
+    (workspace / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (workspace / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    assert tools["read_file"].invoke({"path": "image.png"}) == (
+        "'image.png' is a binary file (16 bytes); its content is not shown."
+    )
+    assert "binary file" in tools["read_file"].invoke({"path": "latin1.txt"})
+
+
+def test_list_files_recursively(tools: dict[str, BaseTool], workspace: Path) -> None:
+    (workspace / "src" / "pkg").mkdir(parents=True)
+    (workspace / "src" / "pkg" / "a.py").write_text("x = 1\n")
+    (workspace / "readme.md").write_text("hi")
+    assert tools["list_files"].invoke({}) == ("readme.md (2 bytes)\nsrc/\nsrc/pkg/\nsrc/pkg/a.py (6 bytes)")
+    assert tools["list_files"].invoke({"path": "src/pkg"}) == "src/pkg/a.py (6 bytes)"
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        tools["list_files"].invoke({"path": "readme.md"})
+
+
+def test_list_files_is_capped(tools: dict[str, BaseTool], workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files_module, "MAX_LISTED", 3)
+    workspace.mkdir()
+    for number in range(5):
+        (workspace / f"f{number}.txt").write_text("")
+    lines = tools["list_files"].invoke({}).splitlines()
+    assert lines[:3] == ["f0.txt (0 bytes)", "f1.txt (0 bytes)", "f2.txt (0 bytes)"]
+    assert lines[3].startswith("[stopped after 3 entries")
+
+
+def test_copy_file(tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "a.txt", "content": "A"})
+    assert tools["copy_file"].invoke({"source": "a.txt", "destination": "backup/b.txt"}) == (
+        "Copied a.txt to backup/b.txt."
+    )
+    assert tools["copy_file"].invoke({"source": "a.txt", "destination": "backup"}) == ("Copied a.txt to backup/a.txt.")
+    assert (workspace / "backup" / "b.txt").read_text() == "A"
+    assert (workspace / "a.txt").read_text() == "A"
+    with pytest.raises(ValueError, match=re.escape("'backup/b.txt' already exists")):
+        tools["copy_file"].invoke({"source": "a.txt", "destination": "backup/b.txt"})
+    with pytest.raises(ValueError, match="is a directory"):
+        tools["copy_file"].invoke({"source": "backup", "destination": "elsewhere"})
+
+
+def test_move_file_and_folder(tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "draft.txt", "content": "D"})
+    assert tools["move_file"].invoke({"source": "draft.txt", "destination": "final.txt"}) == (
+        "Moved draft.txt to final.txt."
+    )
+    assert not (workspace / "draft.txt").exists()
+    tools["write_file"].invoke({"path": "docs/x.txt", "content": "X"})
+    tools["move_file"].invoke({"source": "final.txt", "destination": "docs"})
+    assert (workspace / "docs" / "final.txt").read_text() == "D"
+    tools["move_file"].invoke({"source": "docs", "destination": "archive/docs"})
+    assert (workspace / "archive" / "docs" / "x.txt").read_text() == "X"
+    with pytest.raises(ValueError, match="into itself"):
+        tools["move_file"].invoke({"source": "archive", "destination": "archive/docs/inner"})
+    with pytest.raises(ValueError, match="already exists"):
+        tools["move_file"].invoke({"source": "archive/docs/x.txt", "destination": "archive/docs/final.txt"})
+    with pytest.raises(ValueError, match="workspace itself"):
+        tools["move_file"].invoke({"source": ".", "destination": "sub"})
+
+
+def test_delete_file_and_only_empty_folders(tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "box/item.txt", "content": "I"})
+    with pytest.raises(ValueError, match="not empty"):
+        tools["delete_file"].invoke({"path": "box"})
+    assert tools["delete_file"].invoke({"path": "box/item.txt"}) == "Deleted box/item.txt."
+    assert tools["delete_file"].invoke({"path": "box"}) == "Deleted the empty folder box."
+    assert list(workspace.iterdir()) == []
+    with pytest.raises(ValueError, match="workspace itself"):
+        tools["delete_file"].invoke({"path": "."})
+    with pytest.raises(ValueError, match="does not exist"):
+        tools["delete_file"].invoke({"path": "box"})
+
+
+def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "a.txt", "content": "alpha\nTODO: fix\nomega\n"})
+    tools["write_file"].invoke({"path": "src/b.py", "content": "# todo later\nx = 1\n"})
+    (workspace / "blob.bin").write_bytes(b"TODO\x00\x01")
+    assert tools["search_files"].invoke({"pattern": "todo"}) == ("a.txt:2: TODO: fix\nsrc/b.py:1: # todo later")
+    assert tools["search_files"].invoke({"pattern": "todo", "path": "src"}) == "src/b.py:1: # todo later"
+    assert tools["search_files"].invoke({"pattern": "x =", "path": "src/b.py"}) == "src/b.py:2: x = 1"
+    assert tools["search_files"].invoke({"pattern": "missing"}) == "No lines containing 'missing' under '.'."
+    with pytest.raises(ValueError, match="empty"):
+        tools["search_files"].invoke({"pattern": " "})
+
+
+def test_search_files_is_capped(tools: dict[str, BaseTool], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(files_module, "MAX_MATCHES", 2)
+    tools["write_file"].invoke({"path": "many.txt", "content": "hit\n" * 10})
+    assert tools["search_files"].invoke({"pattern": "hit"}).splitlines() == [
+        "many.txt:1: hit",
+        "many.txt:2: hit",
+        "[stopped after 2 matches; search a narrower path]",
+    ]
+
+
+# --- escapes: every way out is refused and nothing outside the workspace changes ---
+
+ESCAPES = ["../outside/secret.txt", "../escaped.txt", "a/../../escaped.txt"]
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+def _attempt_everything(tools: dict[str, BaseTool], path: str) -> None:
+    """Every tool, aimed at path; each one must refuse."""
+    calls = [
+        ("read_file", {"path": path}),
+        ("write_file", {"path": path, "content": "pwned"}),
+        ("list_files", {"path": path}),
+        ("delete_file", {"path": path}),
+        ("search_files", {"pattern": "secret", "path": path}),
+        ("copy_file", {"source": path, "destination": "copied.txt"}),
+        ("move_file", {"source": path, "destination": "moved.txt"}),
+        ("copy_file", {"source": "inside.txt", "destination": path}),
+        ("move_file", {"source": "inside.txt", "destination": path}),
+    ]
+    for name, arguments in calls:
+        with pytest.raises(ValueError, match="outside the workspace"):
+            tools[name].invoke(arguments)
+
+
+@pytest.mark.parametrize("path", ESCAPES)
+def test_dot_dot_cannot_escape(tools: dict[str, BaseTool], workspace: Path, outside: Path, path: str) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    before = _snapshot(workspace.parent)
+    _attempt_everything(tools, path)
+    assert _snapshot(workspace.parent) == before
+    with pytest.raises(ValueError, match=r"path '\.\./escaped\.txt' is outside the workspace"):
+        tools["write_file"].invoke({"path": "../escaped.txt", "content": "x"})
+
+
+def test_absolute_paths_are_refused(tools: dict[str, BaseTool], workspace: Path, outside: Path) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    before = _snapshot(workspace.parent)
+    _attempt_everything(tools, str(outside / "secret.txt"))
+    # even an absolute path that points inside the workspace: paths are always relative
+    _attempt_everything(tools, str(workspace / "inside.txt"))
+    assert _snapshot(workspace.parent) == before
+
+
+def test_home_paths_are_refused(tools: dict[str, BaseTool], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    _attempt_everything(tools, "~/secret.txt")
+    _attempt_everything(tools, "~")
+    assert list(home.iterdir()) == []
+
+
+def test_symlink_to_an_outside_file_is_refused(tools: dict[str, BaseTool], workspace: Path, outside: Path) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    (workspace / "link.txt").symlink_to(outside / "secret.txt")
+    (workspace / "dangling.txt").symlink_to(outside / "not-yet.txt")
+    before = _snapshot(outside)
+    _attempt_everything(tools, "link.txt")
+    _attempt_everything(tools, "dangling.txt")
+    assert _snapshot(outside) == before
+    assert not (outside / "not-yet.txt").exists()
+    assert (workspace / "link.txt").is_symlink()
+
+
+def test_symlinked_directory_is_refused(tools: dict[str, BaseTool], workspace: Path, outside: Path) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    (workspace / "door").symlink_to(outside, target_is_directory=True)
+    (workspace / "deep").mkdir()
+    (workspace / "deep" / "up").symlink_to(workspace.parent, target_is_directory=True)
+    before = _snapshot(outside)
+    for path in ["door", "door/secret.txt", "door/new.txt", "door/sub/new.txt", "deep/up/outside/secret.txt"]:
+        _attempt_everything(tools, path)
+    assert _snapshot(outside) == before
+    assert sorted(os.listdir(outside)) == ["secret.txt"]
+
+
+def test_listing_and_search_do_not_follow_symlinks_out(
+    tools: dict[str, BaseTool], workspace: Path, outside: Path
+) -> None:
+    tools["write_file"].invoke({"path": "notes.txt", "content": "no secrets here"})
+    (workspace / "door").symlink_to(outside, target_is_directory=True)
+    (workspace / "link.txt").symlink_to(outside / "secret.txt")
+    assert tools["list_files"].invoke({}) == "door (symlink)\nlink.txt (symlink)\nnotes.txt (15 bytes)"
+    assert tools["search_files"].invoke({"pattern": "secret"}) == "notes.txt:1: no secrets here"
+
+
+def test_symlinks_inside_the_workspace_still_work(tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "real/data.txt", "content": "data"})
+    (workspace / "alias").symlink_to(workspace / "real", target_is_directory=True)
+    assert tools["read_file"].invoke({"path": "alias/data.txt"}) == "data"
+
+
+def test_symlink_loops_are_reported(tools: dict[str, BaseTool], workspace: Path) -> None:
+    workspace.mkdir()
+    (workspace / "loop").symlink_to(workspace / "loop")
+    with pytest.raises(ValueError, match="path 'loop' cannot be resolved: it is a symlink loop"):
+        tools["read_file"].invoke({"path": "loop"})
+
+
+def test_a_file_in_the_way_of_new_folders_is_named(tools: dict[str, BaseTool]) -> None:
+    tools["write_file"].invoke({"path": "a.txt", "content": "A"})
+    with pytest.raises(ValueError, match=re.escape("cannot create 'a.txt/b.txt': 'a.txt' is a file, not a folder")):
+        tools["write_file"].invoke({"path": "a.txt/b.txt", "content": "B"})
+    with pytest.raises(ValueError, match=re.escape("'a.txt' is a file, not a folder")):
+        tools["copy_file"].invoke({"source": "a.txt", "destination": "a.txt/c/d.txt"})

@@ -1,0 +1,111 @@
+"""The calculator tool: safe arithmetic through py-expression-eval, never eval()."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from langchain_core.tools import tool
+from py_expression_eval import Parser
+
+MAX_EXPRESSION_CHARS = 500
+MAX_RESULT_DIGITS = 1000  # refuse powers/factorials that would take ages or flood the context
+
+# py-expression-eval's terse parse messages, reworded for the model.
+_PARSE_HINTS = {
+    "parity": "it looks incomplete (an operator or operand is missing)",
+    'unmatched "()"': "its parentheses are unbalanced",
+    "unknown character": "it contains a character that is not arithmetic",
+}
+
+
+class _BoundedParser(Parser):
+    """A Parser whose power and factorial refuse results too large to compute quickly."""
+
+    def pow(self, a: Any, b: Any) -> Any:
+        """a ** b, refused when the result would have too many digits."""
+        numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+        if numbers and abs(a) > 1 and b > 0 and b * math.log10(abs(a)) > MAX_RESULT_DIGITS:
+            raise ValueError(f"{a}^{b} is too large to compute")
+        return a**b
+
+    def fac(self, a: Any) -> Any:
+        """a!, refused for large a."""
+        if isinstance(a, (int, float)) and a > 450:  # 450! already has about 1000 digits
+            raise ValueError(f"fac({a}) is too large to compute")
+        return math.factorial(a)
+
+    def roll(self, a: Any, b: Any) -> Any:
+        """The library's dice operator 'D' is random and unbounded; arithmetic has no use for it."""
+        raise ValueError("the dice operator 'D' is not supported")
+
+
+def _describe_parse_error(message: str) -> str:
+    """Turn 'parse error [column 3]: parity, expression: 1 +' into plain words."""
+    detail = message.split("]: ", 1)[-1].split(", expression:", 1)[0]
+    column = message.split("[column ", 1)[-1].split("]", 1)[0] if "[column " in message else None
+    hint = _PARSE_HINTS.get(detail, detail)
+    return f"{hint} (at column {column})" if column and detail != "parity" else hint
+
+
+def evaluate(expression: str) -> int | float:
+    """Evaluate an arithmetic expression; raise ValueError with a readable reason on failure."""
+    text = expression.strip()
+    if not text:
+        raise ValueError("the expression is empty")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise ValueError(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters")
+    if "'" in text or '"' in text:
+        raise ValueError("the expression contains quotes; only numbers are allowed, not text")
+    parser = _BoundedParser()  # a Parser keeps state while parsing, so use a fresh one per call
+    try:
+        parsed = parser.parse(text)
+    except Exception as error:  # the library raises bare Exception for every parse error
+        raise ValueError(f"cannot parse {text!r}: {_describe_parse_error(str(error))}") from None
+    unknown = sorted(set(parsed.variables()))
+    if unknown:
+        names = ", ".join(unknown)
+        raise ValueError(
+            f"unknown name(s) in {text!r}: {names}; use numbers, + - * / % ^, "
+            "functions such as sqrt(), log(), sin() and the constants PI and E"
+        )
+    try:
+        result = parsed.evaluate({})
+    except ZeroDivisionError:
+        raise ValueError(f"division by zero in {text!r}") from None
+    except OverflowError:
+        raise ValueError(f"the result of {text!r} is too large") from None
+    except Exception as error:  # math domain errors, our size limits, the library's bare Exceptions
+        raise ValueError(f"cannot evaluate {text!r}: {error}") from None
+    if isinstance(result, complex):
+        raise ValueError(f"the result of {text!r} is not a real number")
+    if isinstance(result, bool) or not isinstance(result, (int, float)):
+        raise ValueError(f"{text!r} does not evaluate to a single number")
+    return result
+
+
+def format_number(value: int | float) -> str:
+    """Render a number plainly: integers (and whole floats) without '.0'."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("the result is not a finite number")
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+        return repr(float(f"{value:.15g}"))  # drop binary noise: 0.1+0.2 gives 0.3
+    if value.bit_length() > MAX_RESULT_DIGITS * 3.33:
+        raise ValueError(f"the result has more than {MAX_RESULT_DIGITS} digits")
+    return str(value)
+
+
+@tool(parse_docstring=True)
+def calculator(expression: str) -> str:
+    """Evaluate an arithmetic expression and return the number, e.g. "1234*5678+17" or "sqrt(2)/3".
+
+    Args:
+        expression: Numbers with + - * / % ^ and parentheses; functions sqrt, log, exp, abs, round,
+            floor, ceil, sin, cos, tan, min, max; constants PI and E.
+    """
+    return format_number(evaluate(expression))
+
+
+calculator.metadata = {"side_effects": False}

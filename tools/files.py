@@ -1,0 +1,269 @@
+"""File tools confined to a workspace directory: read, write, list, copy, move, delete and search."""
+
+from __future__ import annotations
+
+import codecs
+import shutil
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from itertools import islice
+from pathlib import Path
+
+from langchain_core.tools import BaseTool, tool
+
+from .workspace import Workspace
+
+MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
+MAX_LISTED = 200
+MAX_MATCHES = 50
+MAX_LINE_CHARS = 200
+MAX_SEARCHED_FILE_BYTES = 2_000_000
+_BINARY_SNIFF_BYTES = 8192
+
+
+def _decode(data: bytes, complete: bool) -> str | None:
+    """UTF-8 text of data (which may stop mid-character unless complete), or None if it looks binary."""
+    if b"\0" in data[:_BINARY_SNIFF_BYTES]:
+        return None
+    try:
+        return codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=complete)
+    except UnicodeDecodeError:
+        return None
+
+
+def _walk(directory: Path) -> Iterator[Path]:
+    """Everything under directory, depth first in name order, without entering symlinked folders."""
+    for child in sorted(directory.iterdir()):
+        yield child
+        if child.is_dir() and not child.is_symlink():
+            yield from _walk(child)
+
+
+@contextmanager
+def _os_errors(action: str, shown: str) -> Iterator[None]:
+    """Report an OSError as a short ValueError naming the workspace path, not the host path."""
+    try:
+        yield
+    except OSError as error:
+        raise ValueError(f"cannot {action} {shown!r}: {error.strerror or error}") from None
+
+
+def _existing(workspace: Workspace, path: str) -> Path:
+    """The real location of an existing workspace path."""
+    location = workspace.resolve(path)
+    if not location.exists():
+        raise ValueError(f"{path!r} does not exist in the workspace (use list_files to see what does)")
+    return location
+
+
+def _existing_file(workspace: Workspace, path: str) -> Path:
+    """The real location of an existing workspace file (not a directory)."""
+    location = _existing(workspace, path)
+    if location.is_dir():
+        raise ValueError(f"{path!r} is a directory, not a file")
+    return location
+
+
+def _make_parents(workspace: Workspace, location: Path, shown: str) -> None:
+    """Create the folders above location, explaining when a file stands in the way."""
+    blocker = next((parent for parent in location.parents if parent.exists() and not parent.is_dir()), None)
+    if blocker is not None:
+        raise ValueError(f"cannot create {shown!r}: {workspace.show(blocker)!r} is a file, not a folder")
+    with _os_errors("create the folders for", shown):
+        location.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _new_destination(workspace: Workspace, source: Path, destination: str) -> Path:
+    """Where a copy/move lands: into destination if it is a directory; never over an existing file."""
+    target = workspace.resolve(destination)
+    if target.is_dir():
+        target = workspace.contain(target / source.name, shown=destination)
+    if target.exists():
+        raise ValueError(f"{workspace.show(target)!r} already exists; delete it first or pick another name")
+    _make_parents(workspace, target, destination)
+    return target
+
+
+def _read(location: Path, shown: str, max_chars: int) -> str:
+    """A text file's content, cut to max_chars with a note; binary files are only described."""
+    with _os_errors("read", shown):
+        size = location.stat().st_size
+        with location.open("rb") as handle:
+            head = handle.read(max_chars * 4 + 4)  # enough bytes for max_chars characters of UTF-8
+    text = _decode(head, complete=len(head) >= size)
+    if text is None:
+        return f"{shown!r} is a binary file ({size:,} bytes); its content is not shown."
+    if not text:
+        return f"{shown!r} is empty."
+    if len(text) <= max_chars and len(head) >= size:
+        return text
+    return f"{text[:max_chars]}\n[truncated: showing the first {max_chars:,} characters of {size:,} bytes]"
+
+
+def _listing(workspace: Workspace, entries: Iterable[Path]) -> list[str]:
+    """One line per entry: folders end in '/', files show their size, symlinks are marked."""
+    lines = []
+    for entry in entries:
+        shown = workspace.show(entry)
+        if entry.is_symlink():
+            lines.append(f"{shown} (symlink)")
+        elif entry.is_dir():
+            lines.append(f"{shown}/")
+        else:
+            lines.append(f"{shown} ({entry.stat().st_size:,} bytes)")
+    return lines
+
+
+def _search(workspace: Workspace, files: Iterable[Path], pattern: str) -> list[str]:
+    """'file:line: text' for lines containing pattern (case-insensitive), at most MAX_MATCHES + 1."""
+    needle, matches = pattern.lower(), []
+    for location in files:
+        if location.stat().st_size > MAX_SEARCHED_FILE_BYTES:
+            continue
+        text = _decode(location.read_bytes(), complete=True)
+        for number, line in enumerate((text or "").splitlines(), start=1):
+            if needle in line.lower():
+                matches.append(f"{workspace.show(location)}:{number}: {line.strip()[:MAX_LINE_CHARS]}")
+                if len(matches) > MAX_MATCHES:
+                    return matches
+    return matches
+
+
+def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
+    """Record whether a tool changes anything; the approvals feature reads it."""
+    made.metadata = {"side_effects": side_effects}
+    return made
+
+
+def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[BaseTool]:
+    """The file tools, every path confined to the workspace directory (created on first use)."""
+    space = Workspace(workspace)
+
+    @tool(parse_docstring=True)
+    def read_file(path: str) -> str:
+        """Read a text file in the workspace.
+
+        Args:
+            path: File path relative to the workspace.
+        """
+        return _read(_existing_file(space, path), path, max_read_chars)
+
+    @tool(parse_docstring=True)
+    def write_file(path: str, content: str) -> str:
+        """Write text to a file in the workspace, replacing it if it exists; creates missing folders.
+
+        Args:
+            path: File path relative to the workspace.
+            content: The complete new content of the file.
+        """
+        location = space.resolve(path)
+        if location.is_dir():
+            raise ValueError(f"{path!r} is a directory, not a file")
+        _make_parents(space, location, path)
+        with _os_errors("write", path):
+            location.write_text(content, encoding="utf-8", newline="")
+        return f"Wrote {len(content):,} characters to {space.show(location)}."
+
+    @tool(parse_docstring=True)
+    def list_files(path: str = ".") -> str:
+        """List the files and folders under a workspace folder, recursively.
+
+        Args:
+            path: Folder relative to the workspace; "." is the workspace itself.
+        """
+        location = _existing(space, path)
+        if not location.is_dir():
+            raise ValueError(f"{path!r} is a file, not a folder (use read_file to read it)")
+        with _os_errors("list", path):
+            lines = _listing(space, islice(_walk(location), MAX_LISTED + 1))
+        if not lines:
+            return f"{path!r} is empty."
+        if len(lines) > MAX_LISTED:
+            lines[MAX_LISTED:] = [f"[stopped after {MAX_LISTED} entries; list a subfolder to see more]"]
+        return "\n".join(lines)
+
+    @tool(parse_docstring=True)
+    def copy_file(source: str, destination: str) -> str:
+        """Copy a file within the workspace; never overwrites an existing file.
+
+        Args:
+            source: File to copy, relative to the workspace.
+            destination: New file path, or an existing folder to copy into.
+        """
+        origin = _existing_file(space, source)
+        target = _new_destination(space, origin, destination)
+        with _os_errors("copy", source):
+            shutil.copyfile(origin, target)
+        return f"Copied {space.show(origin)} to {space.show(target)}."
+
+    @tool(parse_docstring=True)
+    def move_file(source: str, destination: str) -> str:
+        """Move or rename a file or folder within the workspace; never overwrites an existing file.
+
+        Args:
+            source: File or folder to move, relative to the workspace.
+            destination: New path, or an existing folder to move into.
+        """
+        origin = _existing(space, source)
+        if origin == space.root:
+            raise ValueError("cannot move the workspace itself")
+        target = _new_destination(space, origin, destination)
+        if target.is_relative_to(origin):
+            raise ValueError(f"cannot move {source!r} into itself")
+        with _os_errors("move", source):
+            shutil.move(origin, target)
+        return f"Moved {space.show(origin)} to {space.show(target)}."
+
+    @tool(parse_docstring=True)
+    def delete_file(path: str) -> str:
+        """Delete a file, or an empty folder, in the workspace.
+
+        Args:
+            path: File or empty folder, relative to the workspace.
+        """
+        location = _existing(space, path)
+        if location == space.root:
+            raise ValueError("cannot delete the workspace itself")
+        shown = space.show(location)
+        with _os_errors("delete", path):
+            if not location.is_dir():
+                location.unlink()
+                return f"Deleted {shown}."
+            if any(location.iterdir()):
+                raise ValueError(f"{path!r} is a folder that is not empty; delete its contents first")
+            location.rmdir()
+        return f"Deleted the empty folder {shown}."
+
+    @tool(parse_docstring=True)
+    def search_files(pattern: str, path: str = ".") -> str:
+        """Find lines containing some text (case-insensitive) in the workspace's text files.
+
+        Args:
+            pattern: The text to look for (plain text, not a regular expression).
+            path: Folder or file to search, relative to the workspace.
+        """
+        if not pattern.strip():
+            raise ValueError("the text to search for is empty")
+        location = _existing(space, path)
+        files = (
+            [location]
+            if location.is_file()
+            else (entry for entry in _walk(location) if entry.is_file() and not entry.is_symlink())
+        )
+        with _os_errors("search", path):
+            matches = _search(space, files, pattern)
+        if not matches:
+            return f"No lines containing {pattern!r} under {space.show(location)!r}."
+        if len(matches) > MAX_MATCHES:
+            matches[MAX_MATCHES:] = [f"[stopped after {MAX_MATCHES} matches; search a narrower path]"]
+        return "\n".join(matches)
+
+    return [
+        _mark(read_file, side_effects=False),
+        _mark(write_file, side_effects=True),
+        _mark(list_files, side_effects=False),
+        _mark(copy_file, side_effects=True),
+        _mark(move_file, side_effects=True),
+        _mark(delete_file, side_effects=True),
+        _mark(search_files, side_effects=False),
+    ]
