@@ -44,6 +44,7 @@ class AutoGPT:
         lang: str = "en",
         memory_window: int = 5,
         max_parse_retries: int = 3,
+        compact_thoughts: bool = False,
         callbacks: Callbacks = None,
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
@@ -57,7 +58,7 @@ class AutoGPT:
         self.max_parse_retries = max_parse_retries
         self.callbacks = callbacks
         self.on_step = on_step
-        self.parser = ThoughtActionParser()
+        self.parser = ThoughtActionParser(compact=compact_thoughts)
         self.prompts = PromptTemplateBuilder(prompts_path, lang)
         identity = {"ai_name": agent_name, "ai_role": agent_role}
         self._main = self.prompts.build(

@@ -50,6 +50,10 @@ Settings also load from ./api_keys.env and $AUTOAGENT_HOME/api_keys.env.
 @click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
               help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
                    "with tools.]")
+@click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
+              envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
+              help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or compact "
+                   "(one sentence); auto is compact for the local model, full otherwise.")
 @click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
               help="Show each step (thought, action, observation) on stderr.")
 @click.version_option(__version__, "--version", prog_name="autoagent")
@@ -85,6 +89,7 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
     if base_url_from_environment and not spec.startswith("openai:"):
         base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     llm = load_chat_model(spec, base_url=base_url)
+    thoughts = options["thoughts"]
     return AutoGPT(
         llm=llm,
         tools=default_tools(Path(str(options["workspace"]))),
@@ -94,6 +99,7 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
         max_thought_steps=options["max_steps"],
         lang=options["lang"],
         memory_window=options["memory_window"],
+        compact_thoughts=thoughts == "compact" or (thoughts == "auto" and spec.startswith("local")),
     )
 
 

@@ -25,9 +25,11 @@ class Thought(BaseModel):
     @field_validator("plan", mode="before")
     @classmethod
     def _plan_from_text(cls, value: Any) -> Any:
-        # Models often write the plan as one string with one step a line.
+        # Models often write the plan as one string with one step a line, or put objects in it.
         if isinstance(value, str):
             return [line.strip(" -*\t") for line in value.splitlines() if line.strip(" -*\t")]
+        if isinstance(value, list):
+            return [item if isinstance(item, str) else json.dumps(item, ensure_ascii=False) for item in value]
         return value
 
     @field_validator("text", "reasoning", "criticism", "speak", mode="before")
@@ -117,7 +119,10 @@ class ReplyParseError(OutputParserException):
 
 class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
     """Parses a reply leniently: code fences, prose around it, single quotes, trailing commas,
-    truncated JSON."""
+    truncated JSON. `compact` asks for a one-string thought (cheaper for small models); both
+    shapes are always accepted."""
+
+    compact: bool = False
 
     def parse(self, text: str) -> ThoughtAndAction:
         """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
@@ -136,8 +141,13 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
 
     def get_format_instructions(self) -> str:
         """A compact example and the meaning of each field, generated from the models."""
-        example = json.dumps(_example(ThoughtAndAction), ensure_ascii=False)
-        return example + "\n" + "\n".join(_field_meanings(ThoughtAndAction))
+        if not self.compact:
+            example = json.dumps(_example(ThoughtAndAction), ensure_ascii=False)
+            return example + "\n" + "\n".join(_field_meanings(ThoughtAndAction))
+        text = Thought.model_fields["text"]
+        example = json.dumps({"thought": (text.examples or [""])[0], "action": _example(Action)}, ensure_ascii=False)
+        meanings = [f"thought: {text.description}", *_field_meanings(Action, "action.")]
+        return example + "\n" + "\n".join(meanings)
 
     @property
     def _type(self) -> str:

@@ -1,0 +1,72 @@
+"""Chat models from a spec string: `openai:<model>`, `local`, or `local:/path/to/model.gguf`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from autoagent.errors import ConfigurationError, ModelUnavailableError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+__all__ = ["ACCEPTED_SPECS", "default_model_spec", "load_chat_model"]
+
+ACCEPTED_SPECS = "openai:<model> (e.g. openai:gpt-4o-mini), local, or local:/path/to/model.gguf"
+DEFAULT_OPENAI_SPEC = "openai:gpt-4o-mini"
+
+
+def _print_to_stderr(line: str) -> None:
+    """Show a progress line without mixing it into the agent's stdout."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def default_model_spec() -> str:
+    """$AUTOAGENT_MODEL if set, else openai:gpt-4o-mini when OPENAI_API_KEY is set, else the local model."""
+    configured = os.environ.get("AUTOAGENT_MODEL", "").strip()
+    if configured:
+        return configured
+    return DEFAULT_OPENAI_SPEC if os.environ.get("OPENAI_API_KEY") else "local"
+
+
+def load_chat_model(
+    spec: str | None = None,
+    *,
+    base_url: str | None = None,
+    progress: Callable[[str], None] | None = _print_to_stderr,
+) -> BaseChatModel:
+    """Build the chat model a spec names (the default spec when None); `progress` hears about first-run setup."""
+    spec = (spec if spec is not None else default_model_spec()).strip()
+    kind, _, argument = spec.partition(":")
+    if kind == "openai":
+        from autoagent.llm.remote import load_openai_model
+
+        return load_openai_model(argument.strip(), base_url=base_url)
+    if kind == "local":
+        if base_url:
+            raise ConfigurationError(
+                f"a base URL applies only to openai:<model> specs, not to {spec!r}; "
+                "e.g. --model openai:qwen2.5-coder --base-url http://127.0.0.1:8000/v1"
+            )
+        return _load_local_model(argument.strip(), progress)
+    raise ConfigurationError(f"unknown model spec {spec!r}: use {ACCEPTED_SPECS}")
+
+
+def _load_local_model(path: str, progress: Callable[[str], None] | None) -> BaseChatModel:
+    """A ChatLocalLlama on the given GGUF, or on the bundled weights when `path` is empty."""
+    from autoagent.llm.local import INSTALL_HINT, ChatLocalLlama, llama_cpp_installed
+
+    if not llama_cpp_installed():
+        raise ModelUnavailableError(f"the local model needs llama-cpp-python: run {INSTALL_HINT}")
+    if path:
+        model_path = Path(path).expanduser()
+        if not model_path.is_file():
+            raise ModelUnavailableError(f"model file not found: {model_path}")
+    else:
+        from autoagent.llm.weights import ensure_default_weights
+
+        model_path = ensure_default_weights(progress=progress)
+    return ChatLocalLlama(model_path=str(model_path))

@@ -1,0 +1,241 @@
+"""ChatLocalLlama: a LangChain chat model running a GGUF in-process through llama-cpp-python."""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import json
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    ChatMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.messages.ai import UsageMetadata
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import Field, field_validator
+
+from autoagent.errors import ModelUnavailableError
+
+INSTALL_HINT = "pip install 'autoagent[local]'"
+
+_ModelKey = tuple[str, int, int | None]
+# One loaded Llama per (path, n_ctx, n_threads): reusing it keeps the KV cache of the shared prompt prefix.
+_MODELS: dict[_ModelKey, tuple[Any, threading.Lock]] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def llama_cpp_installed() -> bool:
+    """True when llama-cpp-python can be imported (checked without importing it)."""
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def close_models() -> None:
+    """Free every shared Llama (at exit too: llama.cpp's own finaliser fails once its module is torn down)."""
+    with _LOAD_LOCK:
+        for key, (llm, lock) in list(_MODELS.items()):
+            if lock.acquire(blocking=False):  # one still generating (an abandoned stream) is left alone
+                try:
+                    llm.close()
+                    del _MODELS[key]
+                finally:
+                    lock.release()
+
+
+atexit.register(close_models)
+
+
+class ChatLocalLlama(BaseChatModel):
+    """A chat model backed by a shared, lazily loaded `llama_cpp.Llama`."""
+
+    model_path: str
+    n_ctx: int = 4096
+    n_threads: int | None = Field(default_factory=os.cpu_count)
+    max_tokens: int = 512
+    temperature: float = 0.0
+    seed: int | None = None
+
+    @field_validator("model_path", mode="before")
+    @classmethod
+    def _path_to_str(cls, value: Any) -> Any:
+        """Accept a Path as well as a string."""
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
+
+    @property
+    def _llm_type(self) -> str:
+        """The LangChain model type."""
+        return "llama-cpp"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        """What distinguishes this model's outputs, for tracing and caching."""
+        return {
+            "model_path": self.model_path,
+            "n_ctx": self.n_ctx,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": self.seed,
+        }
+
+    @property
+    def model_name(self) -> str:
+        """The GGUF file name, reported as the model name."""
+        return Path(self.model_path).name
+
+    def llama(self) -> Any:
+        """The shared `llama_cpp.Llama` behind this model, loaded on first use."""
+        return self._shared()[0]
+
+    def _shared(self) -> tuple[Any, threading.Lock]:
+        """The cached (Llama, call lock) pair for this model's settings."""
+        key: _ModelKey = (os.path.abspath(self.model_path), self.n_ctx, self.n_threads)
+        with _LOAD_LOCK:
+            if key not in _MODELS:
+                _MODELS[key] = (_open_llama(*key), threading.Lock())
+            return _MODELS[key]
+
+    def _call_params(self, stop: list[str] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Arguments for `create_chat_completion`; kwargs (e.g. response_format) override the defaults."""
+        params: dict[str, Any] = {
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "stop": stop or [],
+        }
+        if self.seed is not None:
+            params["seed"] = self.seed
+        params.update(kwargs)
+        return params
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """Run one chat completion and return it as an AIMessage with usage metadata."""
+        llm, lock = self._shared()
+        with lock:
+            response = llm.create_chat_completion(
+                messages=to_chat_messages(messages), **self._call_params(stop, kwargs)
+            )
+        choice = response["choices"][0]
+        usage = _usage_metadata(response.get("usage"))
+        message = AIMessage(
+            content=choice["message"].get("content") or "",
+            usage_metadata=usage,
+            response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
+        )
+        return ChatResult(
+            generations=[ChatGeneration(message=message)],
+            llm_output={"token_usage": response.get("usage"), "model_name": self.model_name},
+        )
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Stream the completion token by token; usage rides on the last chunk when llama.cpp reports it."""
+        llm, lock = self._shared()
+        params = {**self._call_params(stop, kwargs), "stream": True}
+        with lock:
+            for raw in llm.create_chat_completion(messages=to_chat_messages(messages), **params):
+                choice = raw["choices"][0] if raw.get("choices") else {}
+                text = (choice.get("delta") or {}).get("content") or ""
+                finish_reason = choice.get("finish_reason")
+                usage = _usage_metadata(raw.get("usage"))
+                if not text and finish_reason is None and usage is None:
+                    continue
+                last = finish_reason is not None
+                chunk = ChatGenerationChunk(
+                    message=AIMessageChunk(
+                        content=text,
+                        usage_metadata=usage,
+                        response_metadata=(
+                            {"finish_reason": finish_reason, "model_name": self.model_name} if last else {}
+                        ),
+                        chunk_position="last" if last else None,
+                    )
+                )
+                if run_manager is not None and text:
+                    run_manager.on_llm_new_token(text, chunk=chunk)
+                yield chunk
+
+
+def to_chat_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    """Convert LangChain messages into OpenAI-style chat-completion dicts."""
+    converted: list[dict[str, Any]] = []
+    for message in messages:
+        entry: dict[str, Any] = {"role": _role(message), "content": str(message.text)}
+        if isinstance(message, AIMessage) and message.tool_calls:
+            entry["tool_calls"] = [
+                {
+                    "id": call.get("id") or f"call_{index}",
+                    "type": "function",
+                    "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
+                }
+                for index, call in enumerate(message.tool_calls)
+            ]
+        if isinstance(message, ToolMessage):
+            entry["tool_call_id"] = message.tool_call_id
+        converted.append(entry)
+    return converted
+
+
+def _role(message: BaseMessage) -> str:
+    """The chat-completion role of a LangChain message."""
+    if isinstance(message, SystemMessage):
+        return "system"
+    if isinstance(message, HumanMessage):
+        return "user"
+    if isinstance(message, AIMessage):
+        return "assistant"
+    if isinstance(message, ToolMessage):
+        return "tool"
+    if isinstance(message, ChatMessage):
+        return message.role
+    raise TypeError(f"ChatLocalLlama cannot send a {type(message).__name__}")
+
+
+def _usage_metadata(usage: dict[str, Any] | None) -> UsageMetadata | None:
+    """LangChain usage metadata from a llama.cpp usage dict."""
+    if not usage:
+        return None
+    input_tokens = int(usage.get("prompt_tokens", 0))
+    output_tokens = int(usage.get("completion_tokens", 0))
+    total_tokens = int(usage.get("total_tokens", input_tokens + output_tokens))
+    # cast: mypy at python_version 3.10 misreads UsageMetadata's typing.NotRequired keys as required.
+    return cast(
+        UsageMetadata,
+        {"input_tokens": input_tokens, "output_tokens": output_tokens, "total_tokens": total_tokens},
+    )
+
+
+def _open_llama(model_path: str, n_ctx: int, n_threads: int | None) -> Any:
+    """Load a GGUF with llama.cpp, turning every failure into ModelUnavailableError."""
+    try:
+        import llama_cpp  # a compiled extension: imported only when a local model is used
+    except ImportError as exc:
+        raise ModelUnavailableError(f"llama-cpp-python is not installed ({exc}): run {INSTALL_HINT}") from exc
+    if not Path(model_path).is_file():
+        raise ModelUnavailableError(f"model file not found: {model_path}")
+    try:
+        return llama_cpp.Llama(
+            model_path=model_path, n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads, verbose=False
+        )
+    except Exception as exc:
+        raise ModelUnavailableError(f"cannot load model {model_path}: {exc}") from exc

@@ -1,0 +1,33 @@
+"""Chat models served over the OpenAI API: OpenAI itself or any compatible server (Ollama, vLLM, llama.cpp)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from pydantic import SecretStr
+
+from autoagent.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+# OpenAI-compatible local servers ignore the key, but the client refuses to start without one.
+PLACEHOLDER_API_KEY = "not-needed"
+
+
+def load_openai_model(name: str, *, base_url: str | None = None, temperature: float = 0.0) -> BaseChatModel:
+    """A ChatOpenAI for `name` at `base_url` (else $OPENAI_BASE_URL, else api.openai.com)."""
+    if not name:
+        raise ConfigurationError("the openai model spec needs a model name, e.g. --model openai:gpt-4o-mini")
+    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+    api_key = os.environ.get("OPENAI_API_KEY") or None
+    if api_key is None:
+        if base_url is None:
+            raise ConfigurationError(
+                "no OpenAI API key: set OPENAI_API_KEY in api_keys.env or the environment, or use --model local"
+            )
+        api_key = PLACEHOLDER_API_KEY
+    from langchain_openai import ChatOpenAI  # costs >1 s to import, so only when an openai model is used
+
+    return ChatOpenAI(model=name, base_url=base_url, api_key=SecretStr(api_key), temperature=temperature)
