@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,3 +37,19 @@ def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
     monkeypatch.setenv("AUTOAGENT_HOME", str(tmp_path_factory.mktemp("home")))
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
     yield
+
+
+@pytest.fixture(scope="session")
+def local_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real bundled weights, assembled from the six part packages into a fresh directory."""
+    from autoagent.llm.weights import WEIGHTS_SIZE, ensure_default_weights
+
+    directory = tmp_path_factory.mktemp("models")
+    started = time.perf_counter()
+    path = ensure_default_weights(directory)
+    print(f"\n[measure] weights assembled and hashed in {time.perf_counter() - started:.2f} s")
+    started = time.perf_counter()
+    assert ensure_default_weights(directory) == path  # the second call reuses the verified file
+    print(f"[measure] weights reused (no re-hash) in {(time.perf_counter() - started) * 1000:.1f} ms")
+    assert path.stat().st_size == WEIGHTS_SIZE
+    return path

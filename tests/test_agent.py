@@ -56,8 +56,8 @@ def test_finish_writes_the_answer_with_the_finish_prompt() -> None:
     assert run is not None and run.stop_reason is StopReason.FINISHED and run.finished
     assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.FINISH]
     assert run.steps[0].observation == "42"
-    assert "Observation: 42" in llm.prompts[1]  # the observation reached the next prompt
-    assert "Write the final answer" in llm.prompts[2] and "Observation: 42" in llm.prompts[2]
+    assert 'Action: multiply {"a": 6, "b": 7} -> 42' in llm.prompts[1]  # the observation reached the next prompt
+    assert "Write the final answer" in llm.prompts[2] and "-> 42" in llm.prompts[2]
     assert run.usage.calls == 3 and run.usage.input_tokens > 0
 
 
@@ -172,8 +172,8 @@ def test_short_term_memory_keeps_only_the_window() -> None:
     agent, llm = make_agent(*replies, memory_window=2)
     agent.execute("several")
     last_prompt = llm.prompts[4]
-    assert "Observation: 4000" in last_prompt and "Observation: 3000" in last_prompt
-    assert "Observation: 2000" not in last_prompt and "Observation: 1000" not in last_prompt
+    assert "-> 4000" in last_prompt and "-> 3000" in last_prompt
+    assert "-> 2000" not in last_prompt and "-> 1000" not in last_prompt
 
 
 def test_prompt_starts_with_the_static_part_so_a_local_model_can_reuse_it() -> None:

