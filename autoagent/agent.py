@@ -15,6 +15,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
 
 from .errors import AutoAgentError, ModelUnavailableError, PromptTemplateError
+from .llm import describe_model_error
 from .memory.short_term import ShortTermMemory
 from .prompts import PromptTemplateBuilder, format_prompt
 from .reply import ReplyParseError, ThoughtActionParser
@@ -165,7 +166,7 @@ class AutoGPT:
         except AutoAgentError:
             raise
         except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
-            raise ModelUnavailableError(f"the model call failed: {type(err).__name__}: {err}") from err
+            raise ModelUnavailableError(describe_model_error(err)) from err
         usage.calls += 1
         if message.usage_metadata:
             usage.input_tokens += message.usage_metadata["input_tokens"]

@@ -178,3 +178,18 @@ def test_settings_file_is_read(tmp_path: Path) -> None:
     (tmp_path / "api_keys.env").write_text("AUTOAGENT_MODEL=nonsense:model\n")
     result = _run("-m", "autoagent", "hi", env={"AUTOAGENT_HOME": str(tmp_path)})
     assert result.returncode == EXIT_ERROR and "unknown model spec 'nonsense:model'" in result.stderr
+
+
+def test_unreachable_server_is_one_line_naming_the_fix(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a loopback port with nothing listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = _run("-m", "autoagent", "--model", "openai:some-model", "--base-url", f"http://127.0.0.1:{port}/v1",
+                  "hi", env={"AUTOAGENT_HOME": str(tmp_path)})
+    assert result.returncode == EXIT_ERROR
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("Error: the model call failed: ") and "ConnectionError" in lines[-1]
+    assert "is the server running? check --base-url / OPENAI_BASE_URL" in lines[-1]
+    assert "Traceback" not in result.stderr

@@ -13,7 +13,7 @@ from autoagent.errors import ConfigurationError, ModelUnavailableError
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
-__all__ = ["ACCEPTED_SPECS", "default_model_spec", "load_chat_model"]
+__all__ = ["ACCEPTED_SPECS", "default_model_spec", "describe_model_error", "load_chat_model"]
 
 ACCEPTED_SPECS = "openai:<model> (e.g. openai:gpt-4o-mini), local, or local:/path/to/model.gguf"
 DEFAULT_OPENAI_SPEC = "openai:gpt-4o-mini"
@@ -70,3 +70,16 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
 
         model_path = ensure_default_weights(progress=progress)
     return ChatLocalLlama(model_path=str(model_path))
+
+
+def describe_model_error(err: Exception) -> str:
+    """One line saying why a model call failed and what to check, for any backend's exception."""
+    kind = type(err).__name__
+    line = f"the model call failed: {kind}: {' '.join(str(err).split())}"
+    if "Authentication" in kind or "PermissionDenied" in kind:
+        return f"{line} (check OPENAI_API_KEY)"
+    if "Connection" in kind or "Timeout" in kind or isinstance(err, (ConnectionError, TimeoutError)):
+        return f"{line} (is the server running? check --base-url / OPENAI_BASE_URL)"
+    if "NotFound" in kind:
+        return f"{line} (check the model name in --model)"
+    return line
