@@ -1,131 +1,35 @@
-"""The `autoagent` command: one task from the arguments, or an interactive REPL without them."""
+"""The `autoagent` command group; a first argument that is no sub-command runs it as a task."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
 import click
 
-from . import __version__
-from .errors import AutoAgentError
+from .commands.run import run
 from .settings import load_settings_files
 
-if TYPE_CHECKING:
-    from .agent import AutoGPT
-
-EXIT_ERROR = 1  # configuration, model or infrastructure failure
-EXIT_NOT_FINISHED = 3  # the run stopped at a limit, on a loop, or on unparseable replies
-EXIT_INTERRUPTED = 130
-
-EPILOG = f"""\b
-Exit codes: 0 the task finished; {EXIT_ERROR} a configuration or model error;
-2 bad usage; {EXIT_NOT_FINISHED} the run stopped before finishing (step limit, loop,
-unparseable replies); {EXIT_INTERRUPTED} interrupted with Ctrl-C.
-Settings also load from ./api_keys.env and $AUTOAGENT_HOME/api_keys.env.
-"""
+DEFAULT_COMMAND = "run"
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
-@click.argument("task", nargs=-1)
-@click.option("-m", "--model", envvar="AUTOAGENT_MODEL", show_envvar=True,
-              help="openai:<name>, local, or local:/path/to/model.gguf. "
-                   "[default: openai:gpt-4o-mini when OPENAI_API_KEY is set, else local]")
-@click.option("--base-url", envvar=["AUTOAGENT_BASE_URL", "OPENAI_BASE_URL"], show_envvar=True,
-              help="Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=10, envvar="AUTOAGENT_MAX_STEPS",
-              show_envvar=True, help="Most thought/action steps a run may take.")
-@click.option("--memory-window", type=click.IntRange(min=1), default=5, envvar="AUTOAGENT_MEMORY_WINDOW",
-              show_envvar=True, help="How many recent steps the prompt shows the model.")
-@click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), default=Path("workspace"),
-              envvar="AUTOAGENT_WORKSPACE", show_envvar=True,
-              help="Directory the file tools are confined to (created when needed).")
-@click.option("--prompts-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              envvar="AUTOAGENT_PROMPTS_DIR", show_envvar=True,
-              help="Directory of .templ files overriding any of the packaged prompts.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", envvar="AUTOAGENT_LANG",
-              show_envvar=True, help="Language of the packaged prompts.")
-@click.option("--name", default="AutoAgent", envvar="AUTOAGENT_NAME", show_envvar=True,
-              help="The agent's name in its prompt.")
-@click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
-              help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
-                   "with tools.]")
-@click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
-              envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
-              help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or compact "
-                   "(one sentence); auto is compact for the local model, full otherwise.")
-@click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
-              help="Show each step (thought, action, observation) on stderr.")
-@click.version_option(__version__, "--version", prog_name="autoagent")
-@click.pass_context
-def cli(ctx: click.Context, task: tuple[str, ...], **options: Any) -> None:
-    """Run TASK with an autonomous agent and print its answer; with no TASK, start a REPL.
+class DefaultCommandGroup(click.Group):
+    """A group whose default command takes over when the first argument names no sub-command,
+    so `autoagent "task"` and `autoagent --max-steps 3 "task"` need no `run`."""
 
-    The answer goes to stdout and the step trace to stderr, so
-    `autoagent "task" > answer.txt` keeps just the answer.
-    """
-    verbose = bool(options["verbose"])
-    from_environment = ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT
-    try:
-        agent = build_agent(options, base_url_from_environment=from_environment)
-    except AutoAgentError as err:
-        raise click.ClickException(str(err)) from err
-    if not task:
-        from .repl import run_repl
-
-        run_repl(agent, verbose=verbose)
-        return
-    ctx.exit(run_once(agent, " ".join(task), verbose=verbose))
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Insert the default command unless the arguments start with a sub-command's name."""
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
 
 
-def build_agent(options: dict[str, Any], base_url_from_environment: bool = False) -> AutoGPT:
-    """The agent the options describe: model, built-in tools, prompts and limits."""
-    from .agent import DEFAULT_ROLE, AutoGPT
-    from .llm import default_model_spec, load_chat_model
-    from .tools import default_tools
-
-    spec = options["model"] or default_model_spec()
-    base_url = options["base_url"]
-    if base_url_from_environment and not spec.startswith("openai:"):
-        base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
-    llm = load_chat_model(spec, base_url=base_url)
-    thoughts = options["thoughts"]
-    return AutoGPT(
-        llm=llm,
-        tools=default_tools(Path(str(options["workspace"]))),
-        prompts_path=options["prompts_dir"],
-        agent_name=options["name"],
-        agent_role=options["role"] or DEFAULT_ROLE,
-        max_thought_steps=options["max_steps"],
-        lang=options["lang"],
-        memory_window=options["memory_window"],
-        compact_thoughts=thoughts == "compact" or (thoughts == "auto" and spec.startswith("local")),
-    )
+@click.group(cls=DefaultCommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """autoagent: an autonomous agent."""
 
 
-def run_once(agent: AutoGPT, task: str, verbose: bool) -> int:
-    """Run one task: the answer to stdout, the reason to stderr when it did not finish; the exit code."""
-    try:
-        result = agent.execute(task, verbose=verbose)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        return EXIT_INTERRUPTED
-    except AutoAgentError as err:
-        click.echo(f"Error: {err}", err=True)
-        return EXIT_ERROR
-    if result.answer:
-        click.echo(result.answer)
-    if not result.finished:
-        click.echo(f"stopped: {result.stop_reason.describe()}", err=True)
-        return EXIT_NOT_FINISHED
-    return 0
+cli.add_command(run)
 
 
 def main() -> None:
     """Entry point of the `autoagent` script, `python -m autoagent` and `python main.py`."""
     load_settings_files()
     cli(prog_name="autoagent")
-
-
-if __name__ == "__main__":
-    main()

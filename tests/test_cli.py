@@ -8,10 +8,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
-from autoagent.cli import EXIT_ERROR, EXIT_NOT_FINISHED, cli
+from autoagent import exit_codes
+from autoagent.cli import cli
 
 from .scripted import ScriptedChatModel, act
 
@@ -73,7 +75,7 @@ def test_words_of_the_task_are_joined(backend: FakeBackend) -> None:
 def test_step_limit_exits_non_zero_with_the_reason(backend: FakeBackend) -> None:
     replies = [act("calculator", expression="1+1"), act("calculator", expression="2+2"), "partial: 4"]
     result = invoke(["--max-steps", "2", "count"], replies, backend)
-    assert result.exit_code == EXIT_NOT_FINISHED
+    assert result.exit_code == exit_codes.NOT_FINISHED
     assert result.stdout == "partial: 4\n"
     assert "stopped: the step limit was reached" in result.stderr
 
@@ -84,7 +86,7 @@ def test_settings_from_environment(backend: FakeBackend, monkeypatch: pytest.Mon
     monkeypatch.setenv("AUTOAGENT_MODEL", "openai:some-model")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     result = invoke(["--quiet", "count"], [act("calculator", expression="1+1"), "2"], backend)
-    assert result.exit_code == EXIT_NOT_FINISHED
+    assert result.exit_code == exit_codes.NOT_FINISHED
     assert backend.prompts[0].startswith("You are Robo,")
     assert backend.specs[0] == ("openai:some-model", "http://127.0.0.1:9/v1")
 
@@ -136,14 +138,14 @@ def test_repl_survives_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_configuration_error_is_one_line_and_exit_1() -> None:
     result = CliRunner().invoke(cli, ["--model", "openai:gpt-4o-mini", "hi"])
-    assert result.exit_code == EXIT_ERROR
+    assert result.exit_code == exit_codes.ERROR
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and "OPENAI_API_KEY" in lines[0]
 
 
 def test_unknown_model_spec() -> None:
     result = CliRunner().invoke(cli, ["--model", "gemini:pro", "hi"])
-    assert result.exit_code == EXIT_ERROR and "unknown model spec 'gemini:pro'" in result.stderr
+    assert result.exit_code == exit_codes.ERROR and "unknown model spec 'gemini:pro'" in result.stderr
 
 
 def test_help_explains_every_flag() -> None:
@@ -177,7 +179,7 @@ def test_main_py_reports_a_bad_flag_as_usage_error() -> None:
 def test_settings_file_is_read(tmp_path: Path) -> None:
     (tmp_path / "api_keys.env").write_text("AUTOAGENT_MODEL=nonsense:model\n")
     result = _run("-m", "autoagent", "hi", env={"AUTOAGENT_HOME": str(tmp_path)})
-    assert result.returncode == EXIT_ERROR and "unknown model spec 'nonsense:model'" in result.stderr
+    assert result.returncode == exit_codes.ERROR and "unknown model spec 'nonsense:model'" in result.stderr
 
 
 def test_unreachable_server_is_one_line_naming_the_fix(tmp_path: Path) -> None:
@@ -188,8 +190,26 @@ def test_unreachable_server_is_one_line_naming_the_fix(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     result = _run("-m", "autoagent", "--model", "openai:some-model", "--base-url", f"http://127.0.0.1:{port}/v1",
                   "hi", env={"AUTOAGENT_HOME": str(tmp_path)})
-    assert result.returncode == EXIT_ERROR
+    assert result.returncode == exit_codes.ERROR
     lines = result.stderr.strip().splitlines()
     assert lines[-1].startswith("Error: the model call failed: ") and "ConnectionError" in lines[-1]
     assert "is the server running? check --base-url / OPENAI_BASE_URL" in lines[-1]
     assert "Traceback" not in result.stderr
+
+
+def test_sub_commands_beside_the_default_task_command(backend: FakeBackend) -> None:
+    from autoagent.cli import DefaultCommandGroup
+    from autoagent.commands.run import run
+
+    @click.command("hello")
+    def hello() -> None:
+        """Say hello."""
+        click.echo("hello there")
+
+    group = DefaultCommandGroup(commands={"run": run, "hello": hello})
+    assert CliRunner().invoke(group, ["hello"]).output == "hello there\n"
+    backend.replies.extend([act("FINISH"), "a task", act("FINISH"), "explicit"])
+    assert CliRunner().invoke(group, ["--quiet", "hello world"]).stdout == "a task\n"
+    assert CliRunner().invoke(group, ["run", "--quiet", "hello"]).stdout == "explicit\n"  # `run` frees the name
+    help_text = CliRunner().invoke(group, ["--help"]).output
+    assert "--max-steps" in help_text and "Other commands:" in help_text and "Say hello." in help_text

@@ -1,0 +1,1 @@
+"""Sub-commands of `autoagent`; `run` is the default one."""
