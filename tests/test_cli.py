@@ -208,8 +208,9 @@ def test_sub_commands_beside_the_default_task_command(backend: FakeBackend) -> N
 
     group = DefaultCommandGroup(commands={"run": run, "hello": hello})
     assert CliRunner().invoke(group, ["hello"]).output == "hello there\n"
-    backend.replies.extend([act("FINISH"), "a task", act("FINISH"), "explicit"])
+    backend.replies.extend([act("FINISH"), "a task"])
     assert CliRunner().invoke(group, ["--quiet", "hello world"]).stdout == "a task\n"
+    backend.replies[:] = [act("FINISH"), "explicit"]  # each model made gets a fresh copy of the script
     assert CliRunner().invoke(group, ["run", "--quiet", "hello"]).stdout == "explicit\n"  # `run` frees the name
     help_text = CliRunner().invoke(group, ["--help"]).output
     assert "--max-steps" in help_text and "Other commands:" in help_text and "Say hello." in help_text
