@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["AutoGPT", "__version__"]
+__all__ = ["AutoGPT", "PlanAndExecute", "__version__"]
 
 if TYPE_CHECKING:
     from .agent import AutoGPT
+    from .plan import PlanAndExecute
 
 
 def __getattr__(name: str) -> Any:
@@ -17,4 +18,8 @@ def __getattr__(name: str) -> Any:
         from .agent import AutoGPT
 
         return AutoGPT
+    if name == "PlanAndExecute":
+        from .plan import PlanAndExecute
+
+        return PlanAndExecute
     raise AttributeError(f"module 'autoagent' has no attribute {name!r}")

@@ -7,18 +7,21 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from .errors import AutoAgentError, ModelUnavailableError, PromptTemplateError
+from .errors import AutoAgentError, ModelUnavailableError
 from .llm import describe_model_error
 from .memory.short_term import ShortTermMemory
 from .prompts import PromptTemplateBuilder, format_prompt
-from .reply import ReplyParseError, ThoughtActionParser
+from .protocols import Turn, make_protocol
+from .reply import ReplyParseError
 from .steps import RunResult, Step, StepKind, StopReason, Usage
 from .toolbox import Toolbox
 from .trace import print_step
@@ -26,7 +29,6 @@ from .trace import print_step
 logger = logging.getLogger("autoagent")
 
 DEFAULT_ROLE = "an assistant that completes the user's task with tools."
-STEP_VARIABLES = {"task_description", "long_term_memory", "short_term_memory", "step_instruction"}
 
 
 class AutoGPT:
@@ -46,6 +48,7 @@ class AutoGPT:
         memory_window: int = 5,
         max_parse_retries: int = 3,
         compact_thoughts: bool = False,
+        protocol: str = "json",
         callbacks: Callbacks = None,
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
@@ -59,28 +62,18 @@ class AutoGPT:
         self.max_parse_retries = max_parse_retries
         self.callbacks = callbacks
         self.on_step = on_step
-        self.parser = ThoughtActionParser(compact=compact_thoughts)
         self.prompts = PromptTemplateBuilder(prompts_path, lang)
         identity = {"ai_name": agent_name, "ai_role": agent_role}
-        self._main = self.prompts.build(
-            "main",
-            **identity,
-            tools=self.toolbox.describe(),
-            format_instruction=self.parser.get_format_instructions(),
-        )
-        unfilled = set(self._main.input_variables) - STEP_VARIABLES
-        if unfilled:
-            raise PromptTemplateError(f"main.templ: nothing fills {', '.join(sorted(unfilled))}")
+        self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
+        self._model = self.protocol.model(llm)
         self._finish = self.prompts.build("finish_instruction", **identity)
-        self._step_instruction = self.prompts.render("step_instruction")
-        self._force_rethink = self.prompts.render("force_rethink")
         self.last_run: RunResult | None = None
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task` and return the final answer; `last_run` holds the steps and the stop reason."""
         result = self.execute(task, verbose=verbose)
         if not result.finished:
-            logger.warning("run stopped: %s", result.stop_reason.describe())
+            logger.warning("run stopped: %s", result.describe_stop())
         return result.answer
 
     def execute(self, task: str, verbose: bool = False) -> RunResult:
@@ -90,7 +83,11 @@ class AutoGPT:
         started = time.monotonic()
         try:
             result.stop_reason = self._loop(task, memory, result, verbose)
-            if result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
+            decision = result.steps[-1].decision if result.finished else None
+            carried = self.protocol.final_answer(decision) if decision else None
+            if carried:
+                result.answer = carried
+            elif result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
                 result.answer = self._write_answer(task, memory, result.usage)
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
@@ -105,15 +102,8 @@ class AutoGPT:
         failures = 0
         for number in range(1, self.max_thought_steps + 1):
             started = time.monotonic()
-            prompt = format_prompt(
-                self._main,
-                "main",
-                task_description=task,
-                long_term_memory=long_term,
-                short_term_memory=memory.render(self.prompts),
-                step_instruction=self._force_rethink if rethink else self._step_instruction,
-            )
-            reply = self._call_model(prompt, result.usage)
+            messages = self.protocol.messages(Turn(task, long_term, memory, rethink))
+            reply = self._call_model(self._model, messages, result.usage)
             step, stop = self._take_step(number, reply, memory)
             step = replace(step, seconds=time.monotonic() - started)
             result.steps.append(step)
@@ -127,13 +117,15 @@ class AutoGPT:
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
-    def _take_step(self, number: int, reply: str, memory: ShortTermMemory) -> tuple[Step, StopReason | None]:
-        """Parse the reply and act on it; return the step and, when the run must end, why."""
+    def _take_step(
+        self, number: int, message: BaseMessage, memory: ShortTermMemory
+    ) -> tuple[Step, StopReason | None]:
+        """Read the reply and act on it; return the step and, when the run must end, why."""
+        reply = message.text
         try:
-            decision = self.parser.parse(reply)
+            decision = self.protocol.decide(message)
         except ReplyParseError as err:
-            note = self.prompts.render("parse_error", error=err.problem)
-            return Step(number, StepKind.PARSE_ERROR, reply, None, note.strip(), success=False), None
+            return Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), success=False), None
         if decision.is_finish():
             return Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED
         earlier = memory.earlier(decision.action)
@@ -158,23 +150,27 @@ class AutoGPT:
         prompt = format_prompt(
             self._finish, "finish_instruction", task_description=task, short_term_memory=memory.render(self.prompts)
         )
-        return self._call_model(prompt, usage).strip()
+        return self._call_model(self.llm, [HumanMessage(prompt)], usage).text.strip()
 
-    def _call_model(self, prompt: str, usage: Usage) -> str:
-        try:
-            message = self.llm.invoke([HumanMessage(prompt)], config={"callbacks": self.callbacks})
-        except AutoAgentError:
-            raise
-        except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
-            raise ModelUnavailableError(describe_model_error(err)) from err
-        usage.calls += 1
-        if message.usage_metadata:
-            usage.input_tokens += message.usage_metadata["input_tokens"]
-            usage.output_tokens += message.usage_metadata["output_tokens"]
-        return message.text
+    def _call_model(self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage], usage: Usage) -> BaseMessage:
+        return invoke_model(model, messages, usage, self.callbacks)
 
     def _report(self, step: Step, verbose: bool) -> None:
         if self.on_step is not None:
             self.on_step(step)
         if verbose:
             print_step(step, self.max_thought_steps)
+
+
+def invoke_model(
+    model: Runnable[Any, BaseMessage], messages: list[BaseMessage], usage: Usage, callbacks: Callbacks = None
+) -> BaseMessage:
+    """Call the model and count its usage; a failure of the model's service is our error, not the model's."""
+    try:
+        message = model.invoke(messages, config={"callbacks": callbacks})
+    except AutoAgentError:
+        raise
+    except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
+        raise ModelUnavailableError(describe_model_error(err)) from err
+    usage.add(message)
+    return message

@@ -9,13 +9,13 @@ import click
 from .errors import AutoAgentError
 
 if TYPE_CHECKING:
-    from .agent import AutoGPT
+    from .commands.run import Agent
 
 PROMPT = "autoagent> "
 QUIT_WORDS = {"quit", "exit"}
 
 
-def run_repl(agent: AutoGPT, verbose: bool = True) -> None:
+def run_repl(agent: Agent, verbose: bool = True) -> None:
     """Read tasks until quit/exit/EOF; a failed or interrupted run returns to the prompt."""
     click.echo("autoagent: type a task and press Enter; quit, exit or Ctrl-D to leave.", err=True)
     while True:
@@ -42,4 +42,4 @@ def run_repl(agent: AutoGPT, verbose: bool = True) -> None:
         if result.answer:
             click.echo(result.answer)
         if not result.finished:
-            click.echo(f"stopped: {result.stop_reason.describe()}", err=True)
+            click.echo(f"stopped: {result.describe_stop()}", err=True)

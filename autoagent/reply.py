@@ -45,6 +45,7 @@ class Action(BaseModel):
     args: dict[str, Any] = Field(
         default_factory=dict, description="the tool's arguments", examples=[{"arg_name": "value"}]
     )
+    call_id: str = Field("", exclude=True)  # the id of a native tool call; never asked of the model
 
     @field_validator("args", mode="before")
     @classmethod
@@ -89,6 +90,8 @@ def _example(model: type[BaseModel]) -> dict[str, Any]:
     """An example object built from each field's first example."""
     example: dict[str, Any] = {}
     for name, field in model.model_fields.items():
+        if field.exclude:
+            continue
         annotation = field.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             example[name] = _example(annotation)
@@ -101,6 +104,8 @@ def _field_meanings(model: type[BaseModel], prefix: str = "") -> list[str]:
     """One line per leaf field: its dotted path and description."""
     lines: list[str] = []
     for name, field in model.model_fields.items():
+        if field.exclude:
+            continue
         annotation = field.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             lines += _field_meanings(annotation, f"{prefix}{name}.")

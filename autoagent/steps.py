@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from langchain_core.messages import BaseMessage
+
 from .reply import Action, ThoughtAndAction
 
 
@@ -24,6 +26,7 @@ class StopReason(str, Enum):
     MAX_STEPS = "max_steps"
     LOOP_DETECTED = "loop_detected"
     UNPARSEABLE = "unparseable"
+    STEP_FAILED = "step_failed"
     INTERRUPTED = "interrupted"
 
     def describe(self) -> str:
@@ -33,6 +36,7 @@ class StopReason(str, Enum):
             StopReason.MAX_STEPS: "the step limit was reached before the task was finished",
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
+            StopReason.STEP_FAILED: "a step of the plan failed",
             StopReason.INTERRUPTED: "the run was interrupted",
         }[self]
 
@@ -68,6 +72,14 @@ class Usage:
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
+    def add(self, message: BaseMessage) -> None:
+        """Count one model call and the tokens its reply reports."""
+        self.calls += 1
+        reported = getattr(message, "usage_metadata", None)
+        if reported:
+            self.input_tokens += reported["input_tokens"]
+            self.output_tokens += reported["output_tokens"]
+
 
 @dataclass
 class RunResult:
@@ -76,6 +88,7 @@ class RunResult:
     task: str
     answer: str = ""
     stop_reason: StopReason = StopReason.INTERRUPTED
+    stop_detail: str = ""  # what exactly went wrong, when the reason alone does not say
     steps: list[Step] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
@@ -84,3 +97,8 @@ class RunResult:
     def finished(self) -> bool:
         """True when the model finished the task (not stopped at a limit)."""
         return self.stop_reason is StopReason.FINISHED
+
+    def describe_stop(self) -> str:
+        """The stop reason for people, with its detail when there is one."""
+        reason = self.stop_reason.describe()
+        return f"{reason}: {self.stop_detail}" if self.stop_detail else reason

@@ -63,11 +63,20 @@ class Toolbox:
 
     def describe(self) -> str:
         """One line per tool: its signature and description."""
-        return "\n".join(f"{_signature(tool)}: {' '.join(tool.description.split())}" for tool in self.tools.values())
+        return "\n".join(self.describe_tool(name) for name in self.tools)
+
+    def describe_tool(self, name: str) -> str:
+        """`name(arg: type, ...): description`."""
+        tool = self.tools[name]
+        return f"{_signature(tool)}: {' '.join(tool.description.split())}"
+
+    def find(self, name: str) -> BaseTool | None:
+        """The tool called `name`, also in another letter case (models often capitalise)."""
+        return self.tools.get(name) or self._by_folded_name(name)
 
     def run(self, action: Action, callbacks: Callbacks = None) -> ToolResult:
         """Run `action`; an unknown tool, bad arguments or a failing tool give a failed ToolResult."""
-        tool = self.tools.get(action.name) or self._by_folded_name(action.name)
+        tool = self.find(action.name)
         if tool is None:
             available = ", ".join([*self.tools, FINISH])
             return ToolResult(f"Unknown tool '{action.name}'. Available: {available}.", success=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -12,10 +13,18 @@ from pydantic import Field
 
 
 class ScriptedChatModel(BaseChatModel):
-    """Replies with `replies` in order and records every prompt it was sent; runs dry loudly."""
+    """Replies with `replies` in order (texts, or AIMessages carrying tool calls) and records what it was
+    sent; runs dry loudly. `bind_tools` records the schemas, so native tool calling can be scripted too."""
 
-    replies: list[str]
+    replies: list[str | AIMessage]
     prompts: list[str] = Field(default_factory=list)
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+    stops: list[list[str] | None] = Field(default_factory=list)
+    bound_tools: list[Any] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
+        self.bound_tools = list(tools)
+        return self
 
     def _generate(
         self,
@@ -26,12 +35,15 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         prompt = "\n".join(message.text for message in messages)
         self.prompts.append(prompt)
+        self.calls.append(list(messages))
+        self.stops.append(stop)
         if len(self.prompts) > len(self.replies):
             raise AssertionError(f"the script has no reply #{len(self.prompts)}; prompt was:\n{prompt}")
         reply = self.replies[len(self.prompts) - 1]
-        usage = {"input_tokens": len(prompt.split()), "output_tokens": len(reply.split())}
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply)
+        usage = {"input_tokens": len(prompt.split()), "output_tokens": len(message.text.split())}
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
-        message = AIMessage(content=reply, usage_metadata=usage)  # type: ignore[arg-type]
+        message = message.model_copy(update={"usage_metadata": usage})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     @property
@@ -49,3 +61,8 @@ def act(name: str, thought: str = "working on it", **args: Any) -> str:
             "action": {"name": name, "args": args},
         }
     )
+
+
+def call(name: str, call_id: str = "", text: str = "", **args: Any) -> AIMessage:
+    """A native tool-calling reply."""
+    return AIMessage(content=text, tool_calls=[{"name": name, "args": args, "id": call_id or f"id_{name}"}])

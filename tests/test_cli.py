@@ -214,3 +214,31 @@ def test_sub_commands_beside_the_default_task_command(backend: FakeBackend) -> N
     assert CliRunner().invoke(group, ["run", "--quiet", "hello"]).stdout == "explicit\n"  # `run` frees the name
     help_text = CliRunner().invoke(group, ["--help"]).output
     assert "--max-steps" in help_text and "Other commands:" in help_text and "Say hello." in help_text
+
+
+def test_protocol_flag_selects_native_tool_calling(backend: FakeBackend) -> None:
+    from .scripted import call
+
+    backend.replies.extend([call("calculator", "c1", expression="6*7"), call("final_answer", "c2", answer="42")])
+    result = invoke(["--quiet", "--protocol", "tools", "6*7?"], [], backend)
+    assert result.exit_code == 0 and result.stdout == "42\n"
+    assert [schema["function"]["name"] for schema in backend.models[0].bound_tools][-1] == "final_answer"
+
+
+def test_protocol_flag_selects_react(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTOAGENT_PROTOCOL", "react")
+    replies = ["Thought: compute\nAction: calculator\nAction Input: 6*7", "Final Answer: 42"]
+    result = invoke(["--quiet", "6*7?"], replies, backend)
+    assert result.exit_code == 0 and result.stdout == "42\n"
+
+
+def test_mode_plan_shows_the_plan_and_pipes_the_tools(backend: FakeBackend) -> None:
+    result = invoke(["--mode", "plan", "2*21"], ['["calculator"]'], backend)
+    assert result.exit_code == 0 and result.stdout == "42\n"
+    assert "[plan] calculator" in result.stderr
+
+
+def test_mode_plan_failing_step_exits_non_zero_with_the_report(backend: FakeBackend) -> None:
+    result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]'], backend)
+    assert result.exit_code == exit_codes.NOT_FINISHED
+    assert result.stderr.startswith("stopped: a step of the plan failed: step 1 (calculator): calculator failed:")

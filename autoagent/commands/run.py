@@ -13,6 +13,9 @@ from ..errors import AutoAgentError
 
 if TYPE_CHECKING:
     from ..agent import AutoGPT
+    from ..plan import PlanAndExecute
+
+    Agent = AutoGPT | PlanAndExecute
 
 EPILOG = f"""\b
 Exit codes: {codes.OK} the task finished; {codes.ERROR} a configuration or model error;
@@ -61,6 +64,14 @@ class TaskCommand(click.Command):
 @click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
               help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
                    "with tools.]")
+@click.option("--protocol", type=click.Choice(["json", "tools", "react"]), default="json",
+              envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
+              help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
+                   "function calling; finishes with final_answer), react (Thought / Action / Action Input text).")
+@click.option("--mode", type=click.Choice(["loop", "plan"]), default="loop", envvar="AUTOAGENT_MODE",
+              show_envvar=True,
+              help="loop: think, act and observe each step; plan: plan the whole tool chain first, show it, then "
+                   "run it, each tool's output becoming the next tool's input.")
 @click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
               envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
               help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or compact "
@@ -89,10 +100,11 @@ def run(ctx: click.Context, task: tuple[str, ...], **options: Any) -> None:
     ctx.exit(run_once(agent, " ".join(task), verbose=verbose))
 
 
-def build_agent(options: dict[str, Any], base_url_from_environment: bool = False) -> AutoGPT:
+def build_agent(options: dict[str, Any], base_url_from_environment: bool = False) -> Agent:
     """The agent the options describe: model, built-in tools, prompts and limits."""
     from ..agent import DEFAULT_ROLE, AutoGPT
     from ..llm import default_model_spec, load_chat_model
+    from ..plan import PlanAndExecute
     from ..tools import default_tools
 
     spec = options["model"] or default_model_spec()
@@ -100,21 +112,27 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
     if base_url_from_environment and not spec.startswith("openai:"):
         base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     llm = load_chat_model(spec, base_url=base_url)
+    common = {
+        "llm": llm,
+        "tools": default_tools(Path(str(options["workspace"]))),
+        "prompts_path": options["prompts_dir"],
+        "agent_name": options["name"],
+        "agent_role": options["role"] or DEFAULT_ROLE,
+        "max_thought_steps": options["max_steps"],
+        "lang": options["lang"],
+    }
+    if options["mode"] == "plan":
+        return PlanAndExecute(**common)
     thoughts = options["thoughts"]
     return AutoGPT(
-        llm=llm,
-        tools=default_tools(Path(str(options["workspace"]))),
-        prompts_path=options["prompts_dir"],
-        agent_name=options["name"],
-        agent_role=options["role"] or DEFAULT_ROLE,
-        max_thought_steps=options["max_steps"],
-        lang=options["lang"],
+        **common,
         memory_window=options["memory_window"],
         compact_thoughts=thoughts == "compact" or (thoughts == "auto" and spec.startswith("local")),
+        protocol=options["protocol"],
     )
 
 
-def run_once(agent: AutoGPT, task: str, verbose: bool) -> int:
+def run_once(agent: Agent, task: str, verbose: bool) -> int:
     """Run one task: the answer to stdout, the reason to stderr when it did not finish; the exit code."""
     try:
         result = agent.execute(task, verbose=verbose)
@@ -127,6 +145,6 @@ def run_once(agent: AutoGPT, task: str, verbose: bool) -> int:
     if result.answer:
         click.echo(result.answer)
     if not result.finished:
-        click.echo(f"stopped: {result.stop_reason.describe()}", err=True)
+        click.echo(f"stopped: {result.describe_stop()}", err=True)
         return codes.NOT_FINISHED
     return codes.OK

@@ -42,22 +42,25 @@ class ShortTermMemory:
             and step.action.signature() == signature
         ]
 
-    def render(self, builder: PromptTemplateBuilder) -> str:
-        """The window as prompt text, one `memory_step.templ` block per step."""
+    def render(self, builder: PromptTemplateBuilder, template_name: str = "memory_step") -> str:
+        """The window as prompt text, one block per step from `template_name`.templ."""
         if not self._steps:
             return builder.render("empty_memory").strip()
-        template = builder.build("memory_step")
+        template = builder.build(template_name)
         blocks = []
         for step in self._steps:
             thought = step.decision.thought.text if step.decision else step.reply.strip()[:REPLY_CHARS]
             action = step.action
+            arguments = json.dumps(action.args, ensure_ascii=False) if action else ""
             blocks.append(
                 format_prompt(
                     template,
-                    "memory_step",
+                    template_name,
                     number=str(step.number),
                     thought=thought,
-                    action=f"{action.name} {json.dumps(action.args, ensure_ascii=False)}" if action else "-",
+                    action=f"{action.name} {arguments}" if action else "-",
+                    action_name=action.name if action else "-",
+                    action_input=arguments,
                     observation=step.observation,
                 ).strip()
             )

@@ -1,0 +1,98 @@
+"""The protocol interface, and the shared part of the two text protocols (JSON and ReAct)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable
+
+from ..errors import PromptTemplateError
+from ..memory.short_term import ShortTermMemory
+from ..prompts import PromptTemplateBuilder, format_prompt
+from ..reply import ReplyParseError, ThoughtAndAction
+from ..toolbox import Toolbox
+
+STEP_VARIABLES = {"task_description", "long_term_memory", "short_term_memory", "step_instruction"}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the model is shown at one step."""
+
+    task: str
+    long_term_memory: str
+    memory: ShortTermMemory
+    rethink: bool = False
+
+
+class Protocol(ABC):
+    """What the loop sends the model each step, and how it reads the reply into a ThoughtAndAction."""
+
+    name: ClassVar[str]
+    parse_error_template: ClassVar[str] = "parse_error"
+
+    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
+        self.prompts = prompts
+        self.toolbox = toolbox
+        self.identity = identity
+
+    def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
+        """The model as this protocol calls it (with tools bound, or stop sequences)."""
+        return llm
+
+    @abstractmethod
+    def messages(self, turn: Turn) -> list[BaseMessage]:
+        """The messages for this step."""
+
+    @abstractmethod
+    def decide(self, reply: BaseMessage) -> ThoughtAndAction:
+        """Read the reply; raise ReplyParseError saying what is wrong when it can't be read."""
+
+    def explain(self, error: ReplyParseError) -> str:
+        """The note the model reads after a reply that could not be read."""
+        return self.prompts.render(self.parse_error_template, error=error.problem).strip()
+
+    def final_answer(self, decision: ThoughtAndAction) -> str | None:
+        """The answer a finishing reply carries itself; None means the finish prompt writes it."""
+        answer = decision.action.args.get("answer")
+        return str(answer).strip() or None if answer is not None else None
+
+
+class TextProtocol(Protocol):
+    """One prompt rendered from main.templ; the protocols differ in format, step and memory templates."""
+
+    format_template: ClassVar[str]
+    step_template: ClassVar[str]
+    rethink_template: ClassVar[str]
+    memory_template: ClassVar[str]
+
+    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
+        super().__init__(prompts, toolbox, identity)
+        self._main = prompts.build(
+            "main", **identity, tools=toolbox.describe(), format_instruction=self.format_instruction()
+        )
+        unfilled = set(self._main.input_variables) - STEP_VARIABLES
+        if unfilled:
+            raise PromptTemplateError(f"main.templ: nothing fills {', '.join(sorted(unfilled))}")
+        self._step = prompts.render(self.step_template).strip()
+        self._rethink = prompts.render(self.rethink_template).strip()
+
+    def format_instruction(self) -> str:
+        """How the model must write its reply."""
+        return self.prompts.render(self.format_template).strip()
+
+    def messages(self, turn: Turn) -> list[BaseMessage]:
+        """The main prompt, static part first, as one human message."""
+        prompt = format_prompt(
+            self._main,
+            "main",
+            task_description=turn.task,
+            long_term_memory=turn.long_term_memory,
+            short_term_memory=turn.memory.render(self.prompts, self.memory_template),
+            step_instruction=self._rethink if turn.rethink else self._step,
+        )
+        return [HumanMessage(prompt)]

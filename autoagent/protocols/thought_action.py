@@ -1,0 +1,38 @@
+"""The AutoGPT protocol: a Thought/Action JSON object each step; FINISH hands over to the finish prompt."""
+
+from __future__ import annotations
+
+from langchain_core.messages import BaseMessage
+
+from ..prompts import PromptTemplateBuilder
+from ..reply import ThoughtActionParser, ThoughtAndAction
+from ..toolbox import Toolbox
+from .base import TextProtocol
+
+
+class ThoughtActionProtocol(TextProtocol):
+    """`--protocol json`: the reply is parsed leniently by ThoughtActionParser."""
+
+    name = "json"
+    format_template = "json_format"
+    step_template = "step_instruction"
+    rethink_template = "force_rethink"
+    memory_template = "memory_step"
+
+    def __init__(
+        self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str], compact: bool = False
+    ) -> None:
+        self.parser = ThoughtActionParser(compact=compact)
+        super().__init__(prompts, toolbox, identity)
+
+    def format_instruction(self) -> str:
+        """The generated example and field meanings, wrapped by json_format.templ."""
+        return self.prompts.render(self.format_template, schema=self.parser.get_format_instructions()).strip()
+
+    def decide(self, reply: BaseMessage) -> ThoughtAndAction:
+        """Parse the Thought/Action object."""
+        return self.parser.parse(reply.text)
+
+    def final_answer(self, decision: ThoughtAndAction) -> str | None:
+        """Always None: the finish prompt writes the answer from the steps, as in AutoGPT."""
+        return None

@@ -1,0 +1,94 @@
+"""Native tool calling: tools bound with `bind_tools`, results sent back as tool messages tied to the call id."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from ..errors import ConfigurationError
+from ..prompts import PromptTemplateBuilder
+from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
+from ..steps import Step
+from ..toolbox import Toolbox
+from .base import Protocol, Turn
+
+FINAL_ANSWER = "final_answer"
+FINAL_ANSWER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": FINAL_ANSWER,
+        "description": "Give the final answer to the task and end it. Call it once the results answer the task.",
+        "parameters": {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "description": "the final answer for the user"}},
+            "required": ["answer"],
+        },
+    },
+}
+
+
+def optional_arguments(tool: BaseTool) -> dict[str, Any]:
+    """The tool's function schema with every argument optional: the toolbox, not the model, says what is
+    missing, so the model asks or computes instead of inventing a value."""
+    schema = convert_to_openai_tool(tool)
+    schema["function"].get("parameters", {}).pop("required", None)
+    return schema
+
+
+class ToolCallingProtocol(Protocol):
+    """`--protocol tools`: the model's function-calling API; `final_answer` ends the task."""
+
+    name = "tools"
+    parse_error_template = "tools_no_call"
+
+    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
+        super().__init__(prompts, toolbox, identity)
+        self._system = prompts.render("tools_system", **identity).strip()
+        self._rethink = prompts.render("tools_force_rethink").strip()
+        self._schemas = [*(optional_arguments(tool) for tool in toolbox.tools.values()), FINAL_ANSWER_TOOL]
+
+    def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
+        """The model with every tool and `final_answer` bound."""
+        try:
+            return llm.bind_tools(self._schemas)
+        except NotImplementedError as err:
+            raise ConfigurationError(
+                f"{type(llm).__name__} has no native tool calling: use --protocol json or react"
+            ) from err
+
+    def messages(self, turn: Turn) -> list[BaseMessage]:
+        """System prompt, the task, then each remembered step as a tool call and its result."""
+        task = self.prompts.render(
+            "tools_task", task_description=turn.task, long_term_memory=turn.long_term_memory
+        ).strip()
+        messages: list[BaseMessage] = [SystemMessage(self._system), HumanMessage(task)]
+        for step in turn.memory:
+            messages += self._exchange(step)
+        if turn.rethink:
+            messages.append(HumanMessage(self._rethink))
+        return messages
+
+    @staticmethod
+    def _exchange(step: Step) -> list[BaseMessage]:
+        action = step.action
+        if action is None or not action.call_id:  # a reply without a tool call, and what we said to it
+            return [AIMessage(step.reply), HumanMessage(step.observation)]
+        call = {"name": action.name, "args": action.args, "id": action.call_id, "type": "tool_call"}
+        return [AIMessage(step.reply, tool_calls=[call]), ToolMessage(step.observation, tool_call_id=action.call_id)]
+
+    def decide(self, reply: BaseMessage) -> ThoughtAndAction:
+        """The first tool call of the reply (one action a step); `final_answer` becomes FINISH."""
+        calls = getattr(reply, "tool_calls", None) or []
+        if not calls:
+            raise ReplyParseError("the reply called no tool", reply.text)
+        call = calls[0]
+        name = FINISH if call["name"] == FINAL_ANSWER else call["name"]
+        call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
+        thought = Thought(text=reply.text.strip() or f"call {call['name']}")
+        return ThoughtAndAction(thought=thought, action=Action(name=name, args=call.get("args") or {}, call_id=call_id))
