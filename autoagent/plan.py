@@ -113,7 +113,7 @@ class PlanAndExecute:
         value = task
         for number, name in enumerate(plan, start=1):
             started = time.monotonic()
-            action = Action(name=name, args=self._arguments(name, value, task, result))
+            action = Action(name=name, args=self._arguments(name, value, task, result, first=number == 1))
             outcome = self.toolbox.run(action, self.callbacks)
             thought = Thought(text=f"plan step {number}/{len(plan)}")
             step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action),
@@ -130,10 +130,11 @@ class PlanAndExecute:
             value = outcome.content
         result.answer, result.stop_reason = value, StopReason.FINISHED
 
-    def _arguments(self, name: str, value: str, task: str, result: RunResult) -> dict[str, object]:
-        """A one-argument tool takes the value as it is; otherwise the model fills the arguments from it."""
+    def _arguments(self, name: str, value: str, task: str, result: RunResult, first: bool) -> dict[str, object]:
+        """A later one-argument tool takes the previous output as it is; otherwise (and for the request
+        itself, which is prose) the model fills the arguments from the input."""
         fields = list(self.toolbox.tools[name].args)
-        if len(fields) == 1:
+        if len(fields) == 1 and not first:
             return {fields[0]: value}
         reply = self._ask(self.prompts.render(
             "plan_args", task_description=task, step_input=value, tool=self.toolbox.describe_tool(name)

@@ -233,12 +233,12 @@ def test_protocol_flag_selects_react(backend: FakeBackend, monkeypatch: pytest.M
 
 
 def test_mode_plan_shows_the_plan_and_pipes_the_tools(backend: FakeBackend) -> None:
-    result = invoke(["--mode", "plan", "2*21"], ['["calculator"]'], backend)
+    result = invoke(["--mode", "plan", "2*21"], ['["calculator"]', '{"expression": "2*21"}'], backend)
     assert result.exit_code == 0 and result.stdout == "42\n"
     assert "[plan] calculator" in result.stderr
 
 
 def test_mode_plan_failing_step_exits_non_zero_with_the_report(backend: FakeBackend) -> None:
-    result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]'], backend)
+    result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]', '{"expression": "2+"}'], backend)
     assert result.exit_code == exit_codes.NOT_FINISHED
     assert result.stderr.startswith("stopped: a step of the plan failed: step 1 (calculator): calculator failed:")

@@ -194,7 +194,7 @@ def test_generate_sends_chat_messages_and_reports_usage(fake_llama: list[FakeLla
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": "Reply with the word OK."},
     ]
-    assert (call["max_tokens"], call["temperature"], call["stop"]) == (512, 0.0, ["\n"])
+    assert (call["max_tokens"], call["temperature"], call["stop"]) == (256, 0.0, ["\n"])
 
 
 def test_response_format_and_seed_pass_through(fake_llama: list[FakeLlama]) -> None:
@@ -265,3 +265,18 @@ def test_corrupt_gguf_names_the_path(tmp_path: Path) -> None:
     corrupt.write_bytes(b"GGUF" + b"\x00" * 256)
     with pytest.raises(ModelUnavailableError, match=r"corrupt\.gguf"):
         ChatLocalLlama(model_path=str(corrupt)).invoke("hi")
+
+
+def test_tool_calls_written_as_text_are_recovered() -> None:
+    from autoagent.llm.local import tool_calls_in_text
+
+    names = {"calculator", "calendar"}
+    fenced = '```json\n{"name": "calculator", "arguments": {"expression": "2*3"}}\n```'
+    tagged = '<tool_call>\n{"name": "calendar", "arguments": "{\\"expression\\": \\"tomorrow\\"}"}\n</tool_call>'
+    [call] = tool_calls_in_text(fenced, names)
+    assert call["name"] == "calculator" and call["args"] == {"expression": "2*3"} and call["id"].startswith("call_")
+    assert tool_calls_in_text(tagged, names)[0]["args"] == {"expression": "tomorrow"}
+    assert tool_calls_in_text('{"name": "shell", "arguments": {}}', names) == []  # not a bound tool
+    assert tool_calls_in_text("The answer is 6.", names) == []
+    echoed = '{"name": "calculator", "arguments": {"type": "object", "expression": "2*3"}}'
+    assert tool_calls_in_text(echoed, names)[0]["args"] == {"expression": "2*3"}

@@ -42,24 +42,26 @@ def planner(*replies: str, **kwargs: object) -> tuple[PlanAndExecute, ScriptedCh
 
 def test_each_output_becomes_the_next_input_and_the_last_is_the_answer() -> None:
     seen: list[list[str]] = []
-    agent, llm = planner('["shout", "exclaim"]', on_plan=seen.append)
-    run = agent.execute("hello")
+    agent, llm = planner('["shout", "exclaim"]', '{"text": "hello"}', on_plan=seen.append)
+    run = agent.execute("Shout hello, then exclaim it")
     assert run.finished and run.answer == "HELLO!"
     assert seen == [["shout", "exclaim"]]
     assert [step.observation for step in run.steps] == ["HELLO", "HELLO!"]
-    assert len(llm.prompts) == 1  # one-argument tools need no further model call
-    assert "shout(text: string): Upper-case the text." in llm.prompts[0] and "Request: hello" in llm.prompts[0]
+    assert "shout(text: string): Upper-case the text." in llm.prompts[0]
+    assert "Request: Shout hello, then exclaim it" in llm.prompts[0]
+    assert "Input for this step: Shout hello, then exclaim it" in llm.prompts[1]  # the request is prose
+    assert len(llm.prompts) == 2  # a later one-argument tool takes the previous output as it is
 
 
 def test_plan_is_shown_before_it_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    agent, _ = planner("```json\n{'plan': ['Shout']}\n```")
+    agent, _ = planner("```json\n{'plan': ['Shout']}\n```", '{"text": "hi"}')
     assert agent.run("hi", verbose=True) == "HI"
     err = capsys.readouterr().err
     assert err.index("[plan] shout") < err.index("[step 1/1]")
 
 
 def test_unknown_tool_is_re_asked_once_with_the_reason() -> None:
-    agent, llm = planner('["shout", "translate"]', '["shout"]')
+    agent, llm = planner('["shout", "translate"]', '["shout"]', '{"text": "hi"}')
     run = agent.execute("hi")
     assert run.finished and run.answer == "HI"
     assert "unknown tool(s) translate; available: shout, exclaim, repeat, refuse" in llm.prompts[1]
@@ -79,7 +81,7 @@ def test_a_plan_longer_than_the_step_limit_is_refused() -> None:
 
 
 def test_a_failing_step_stops_with_a_clear_report() -> None:
-    agent, _ = planner('["shout", "refuse", "exclaim"]')
+    agent, _ = planner('["shout", "refuse", "exclaim"]', '{"text": "hi"}')
     run = agent.execute("hi")
     assert run.stop_reason is StopReason.STEP_FAILED
     assert len(run.steps) == 2 and run.answer == ""
@@ -88,7 +90,7 @@ def test_a_failing_step_stops_with_a_clear_report() -> None:
 
 
 def test_a_tool_with_several_arguments_gets_them_from_the_model() -> None:
-    agent, llm = planner('["shout", "repeat"]', '{"text": "HI", "times": 3}')
+    agent, llm = planner('["shout", "repeat"]', '{"text": "hi"}', '{"text": "HI", "times": 3}')
     run = agent.execute("hi")
     assert run.answer == "HI HI HI"
-    assert "Input for this step: HI" in llm.prompts[1] and "repeat(text: string, times: integer)" in llm.prompts[1]
+    assert "Input for this step: HI" in llm.prompts[2] and "repeat(text: string, times: integer)" in llm.prompts[2]

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -23,7 +24,9 @@ from langchain_core.messages import (
     ToolMessage,
 )
 from langchain_core.messages.ai import UsageMetadata
+from langchain_core.messages.tool import ToolCall
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.runnables import Runnable
 from pydantic import Field, field_validator
 
 from autoagent.errors import ModelUnavailableError
@@ -62,7 +65,7 @@ class ChatLocalLlama(BaseChatModel):
     model_path: str
     n_ctx: int = 4096
     n_threads: int | None = Field(default_factory=os.cpu_count)
-    max_tokens: int = 512
+    max_tokens: int = 256  # a step's reply is short; this bounds a degenerate one to a few seconds
     temperature: float = 0.0
     seed: int | None = None
 
@@ -117,6 +120,12 @@ class ChatLocalLlama(BaseChatModel):
         params.update(kwargs)
         return params
 
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Runnable[Any, AIMessage]:
+        """Bind tools: their schemas go to the GGUF's chat template, and calls are read back from the reply."""
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools], **kwargs)
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -132,8 +141,12 @@ class ChatLocalLlama(BaseChatModel):
             )
         choice = response["choices"][0]
         usage = _usage_metadata(response.get("usage"))
+        content = choice["message"].get("content") or ""
+        names = {tool["function"]["name"] for tool in kwargs.get("tools") or []}
+        calls = tool_calls_in_text(content, names) if names else []
         message = AIMessage(
-            content=choice["message"].get("content") or "",
+            content="" if calls else content,
+            tool_calls=calls,
             usage_metadata=usage,
             response_metadata={"finish_reason": choice.get("finish_reason"), "model_name": self.model_name},
         )
@@ -174,6 +187,27 @@ class ChatLocalLlama(BaseChatModel):
                 if run_manager is not None and text:
                     run_manager.on_llm_new_token(text, chunk=chunk)
                 yield chunk
+
+
+def tool_calls_in_text(text: str, names: set[str]) -> list[ToolCall]:
+    """Tool calls a model wrote as text (`{"name": ..., "arguments": {...}}`, fenced or in <tool_call> tags),
+    as llama.cpp returns them for Qwen; only calls to a bound tool count."""
+    import json_repair
+
+    found = json_repair.loads(text.replace("<tool_call>", "").replace("</tool_call>", "")) if text.strip() else ""
+    candidates = found if isinstance(found, list) else [found]
+    calls = []
+    for candidate in candidates:
+        if not isinstance(candidate, dict) or candidate.get("name") not in names:
+            continue
+        args: Any = next((candidate[key] for key in ("arguments", "parameters", "args") if key in candidate), {})
+        if isinstance(args, str):
+            args = json_repair.loads(args) if args.strip() else {}
+        if isinstance(args, dict) and args.get("type") == "object":  # the schema's shape echoed back
+            args = args.get("properties") or {key: value for key, value in args.items() if key != "type"}
+        calls.append(ToolCall(name=candidate["name"], args=args if isinstance(args, dict) else {},
+                              id=f"call_{uuid.uuid4().hex[:12]}", type="tool_call"))
+    return calls
 
 
 def to_chat_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:

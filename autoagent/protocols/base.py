@@ -78,8 +78,9 @@ class TextProtocol(Protocol):
         unfilled = set(self._main.input_variables) - STEP_VARIABLES
         if unfilled:
             raise PromptTemplateError(f"main.templ: nothing fills {', '.join(sorted(unfilled))}")
-        self._step = prompts.render(self.step_template).strip()
-        self._rethink = prompts.render(self.rethink_template).strip()
+        # Kept byte for byte, final newline included: the small local model was measured on exactly this text.
+        self._step = prompts.render(self.step_template)
+        self._rethink = prompts.render(self.rethink_template)
 
     def format_instruction(self) -> str:
         """How the model must write its reply."""
