@@ -99,7 +99,7 @@ def measure(protocol: str, llm: Any, workspace: Path) -> dict[str, float]:
             continue
         parsed += 1
         action = decision.action
-        ok = action.name in task.tools and task.check(action.args)
+        ok = action.name.lower() in task.tools and task.check(action.args)  # the toolbox folds case too
         right += ok
         if not ok:
             print(f"  {protocol}: wrong: {task.text!r}: {action.name} {action.args}", file=sys.stderr)

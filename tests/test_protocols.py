@@ -139,6 +139,19 @@ def test_react_accepts_plain_text_input_for_a_one_argument_tool_and_drops_invent
     assert run.steps[0].observation == "42"
 
 
+@pytest.mark.parametrize("line", ['calculator(expression: "6*7")', "The calculator tool", "**calculator**"])
+def test_react_finds_the_tool_name_in_a_loosely_written_action_line(line: str) -> None:
+    agent, _ = agent_with("react", f'Thought: compute\nAction: {line}\nAction Input: {{"expression": "6*7"}}',
+                          "Final Answer: 42")
+    assert agent.execute("6*7").steps[0].observation == "42"
+
+
+@pytest.mark.parametrize("line", ['calculator(expression: "6*7")', 'calculator("6*7")'])
+def test_react_reads_arguments_written_on_the_action_line(line: str) -> None:
+    agent, _ = agent_with("react", f"Thought: compute\nAction: {line}\nAction Input:", "Final Answer: 42")
+    assert agent.execute("6*7").steps[0].action.args == {"expression": "6*7"}  # type: ignore[union-attr]
+
+
 def test_react_malformed_reply_gets_a_format_reminder_and_uses_a_step() -> None:
     agent, llm = agent_with("react", "I will use the calculator now.", "Action: calculator", "Final Answer: 4",
                             max_thought_steps=5)

@@ -44,6 +44,10 @@ def test_tools_are_named_and_marked(tools: dict[str, BaseTool]) -> None:
 def test_default_tools_bundle_everything(workspace: Path) -> None:
     names = [made.name for made in default_tools(workspace)]
     assert names == ["calculator", "calendar", "current_datetime", *NAMES]
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    with_web = [made.name for made in default_tools(workspace, DeterministicFakeEmbedding(size=8))]
+    assert with_web[: len(names)] == names and with_web[len(names):] == ["web_search", "read_webpage"]
 
 
 def test_workspace_is_created_on_first_use(tools: dict[str, BaseTool], workspace: Path) -> None:

@@ -104,6 +104,7 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
     """The agent the options describe: model, built-in tools, prompts and limits."""
     from ..agent import DEFAULT_ROLE, AutoGPT
     from ..llm import default_model_spec, load_chat_model
+    from ..llm.embeddings import load_embeddings
     from ..plan import PlanAndExecute
     from ..tools import default_tools
 
@@ -114,7 +115,7 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
     llm = load_chat_model(spec, base_url=base_url)
     common = {
         "llm": llm,
-        "tools": default_tools(Path(str(options["workspace"]))),
+        "tools": default_tools(Path(str(options["workspace"])), load_embeddings(spec, base_url=base_url)),
         "prompts_path": options["prompts_dir"],
         "agent_name": options["name"],
         "agent_role": options["role"] or DEFAULT_ROLE,

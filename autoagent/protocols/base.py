@@ -66,6 +66,7 @@ class TextProtocol(Protocol):
     """One prompt rendered from main.templ; the protocols differ in format, step and memory templates."""
 
     format_template: ClassVar[str]
+    first_step_template: ClassVar[str]  # no result yet: only a tool can help
     step_template: ClassVar[str]
     rethink_template: ClassVar[str]
     memory_template: ClassVar[str]
@@ -79,6 +80,7 @@ class TextProtocol(Protocol):
         if unfilled:
             raise PromptTemplateError(f"main.templ: nothing fills {', '.join(sorted(unfilled))}")
         # Kept byte for byte, final newline included: the small local model was measured on exactly this text.
+        self._first_step = prompts.render(self.first_step_template)
         self._step = prompts.render(self.step_template)
         self._rethink = prompts.render(self.rethink_template)
 
@@ -94,6 +96,11 @@ class TextProtocol(Protocol):
             task_description=turn.task,
             long_term_memory=turn.long_term_memory,
             short_term_memory=turn.memory.render(self.prompts, self.memory_template),
-            step_instruction=self._rethink if turn.rethink else self._step,
+            step_instruction=self._instruction(turn),
         )
         return [HumanMessage(prompt)]
+
+    def _instruction(self, turn: Turn) -> str:
+        if turn.rethink:
+            return self._rethink
+        return self._step if len(turn.memory) else self._first_step

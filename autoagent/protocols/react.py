@@ -17,6 +17,8 @@ _THOUGHT = re.compile(r"Thought\s*:\s*(.*?)\s*(?=\n\s*(?:Action|Final Answer)\s*
 _ACTION = re.compile(r"Action\s*:\s*(?P<name>[^\n]*?)\s*\n\s*Action\s*Input\s*:\s*(?P<input>.*)", re.S | re.I)
 _ACTION_ONLY = re.compile(r"Action\s*:\s*(?P<name>[^\n]+)", re.I)
 _FINAL = re.compile(r"Final\s*Answer\s*:\s*(.*)", re.S | re.I)
+_INLINE = re.compile(r"\((.+)\)")
+_WORD = re.compile(r"[A-Za-z_][\w-]*")
 OBSERVATION = "\nObservation:"  # the model stops here: observations are ours to write
 
 
@@ -25,6 +27,7 @@ class ReActProtocol(TextProtocol):
 
     name = "react"
     format_template = "react_format"
+    first_step_template = "react_first_step_instruction"
     step_template = "react_step_instruction"
     rethink_template = "react_force_rethink"
     memory_template = "react_step"
@@ -41,8 +44,10 @@ class ReActProtocol(TextProtocol):
         thought = Thought(text=found.group(1).strip() if found else "")
         action = _ACTION.search(text)
         if action:
-            name = action.group("name").strip(" `'\"*")
-            return ThoughtAndAction(thought=thought, action=Action(name=name, args=self._args(name, action["input"])))
+            line = action.group("name")
+            name = self._tool_name(line)
+            args = self._args(name, action["input"]) or self._inline_args(name, line)
+            return ThoughtAndAction(thought=thought, action=Action(name=name, args=args))
         final = _FINAL.search(text)
         if final:
             answer = {"answer": final.group(1).strip()}
@@ -50,6 +55,20 @@ class ReActProtocol(TextProtocol):
         if _ACTION_ONLY.search(text):
             raise ReplyParseError("an 'Action:' line needs an 'Action Input:' line after it", reply.text)
         raise ReplyParseError("no 'Action:' with 'Action Input:', and no 'Final Answer:'", reply.text)
+
+    def _tool_name(self, line: str) -> str:
+        """The tool an Action line names, also when written as `calculator(expression: ...)` or in prose."""
+        words = _WORD.findall(line)
+        known = next((word for word in words if self.toolbox.find(word) is not None), None)
+        return known or (words[0] if words else line.strip())
+
+    def _inline_args(self, name: str, line: str) -> dict[str, Any]:
+        """Arguments written on the Action line itself: `calculator(expression: "2*3")` or `delete_file("a")`."""
+        inside = _INLINE.search(line)
+        if inside is None:
+            return {}
+        text = inside.group(1)
+        return self._args(name, "{" + text + "}" if ":" in text else text)
 
     def _args(self, name: str, raw: str) -> dict[str, Any]:
         """The Action Input as arguments: a JSON object, or plain text for a one-argument tool."""

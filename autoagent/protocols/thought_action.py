@@ -15,6 +15,7 @@ class ThoughtActionProtocol(TextProtocol):
 
     name = "json"
     format_template = "json_format"
+    first_step_template = "first_step_instruction"
     step_template = "step_instruction"
     rethink_template = "force_rethink"
     memory_template = "memory_step"
