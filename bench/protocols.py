@@ -19,6 +19,7 @@ from typing import Any
 
 from autoagent import AutoGPT
 from autoagent.llm import load_chat_model
+from autoagent.llm.embeddings import load_embeddings
 from autoagent.memory.short_term import ShortTermMemory
 from autoagent.protocols import Turn
 from autoagent.reply import ReplyParseError
@@ -81,9 +82,10 @@ TASKS = [
 ]
 
 
-def measure(protocol: str, llm: Any, workspace: Path) -> dict[str, float]:
-    """Parse rate, right-tool-and-arguments rate and seconds per step over TASKS."""
-    agent = AutoGPT(llm=llm, tools=default_tools(workspace), protocol=protocol, compact_thoughts=True)
+def measure(protocol: str, llm: Any, workspace: Path, spec: str) -> dict[str, float]:
+    """Parse rate, right-tool-and-arguments rate and seconds per step over TASKS, with the CLI's tool set."""
+    tools = default_tools(workspace, load_embeddings(spec))
+    agent = AutoGPT(llm=llm, tools=tools, protocol=protocol, compact_thoughts=spec.startswith("local"))
     model = agent.protocol.model(llm)
     parsed = right = 0
     seconds = []
@@ -115,7 +117,7 @@ def main() -> None:
     options = parser.parse_args()
     llm = load_chat_model(options.model)
     with tempfile.TemporaryDirectory() as workspace:
-        rows = [(name, measure(name, llm, Path(workspace))) for name in options.protocols.split(",")]
+        rows = [(name, measure(name, llm, Path(workspace), options.model)) for name in options.protocols.split(",")]
     print(f"{len(TASKS)} single-step tasks, model {options.model}\n")
     print("| protocol | replies parsed | right tool and arguments | median s/step | mean s/step |")
     print("|---|---|---|---|---|")
