@@ -7,18 +7,20 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from .errors import AutoAgentError, ModelUnavailableError
-from .llm import describe_model_error
+from .errors import AutoAgentError
 from .memory.short_term import ShortTermMemory
+from .model_call import invoke_model
+
+if TYPE_CHECKING:
+    from .memory.long_term import LongTermMemory
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
@@ -49,6 +51,7 @@ class AutoGPT:
         max_parse_retries: int = 3,
         compact_thoughts: bool = False,
         protocol: str = "json",
+        long_term_memory: LongTermMemory | None = None,
         callbacks: Callbacks = None,
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
@@ -56,6 +59,9 @@ class AutoGPT:
             raise ValueError("max_thought_steps must be at least 1")
         self.llm = llm
         self.toolbox = Toolbox(tools)
+        self.long_term_memory = long_term_memory
+        if memory_retriever is None and long_term_memory is not None:
+            memory_retriever = long_term_memory.as_retriever()
         self.memory_retriever = memory_retriever
         self.max_thought_steps = max_thought_steps
         self.memory_window = memory_window
@@ -81,6 +87,7 @@ class AutoGPT:
         result = self.last_run = RunResult(task=task)
         memory = ShortTermMemory(self.memory_window)
         started = time.monotonic()
+        failed = False
         try:
             result.stop_reason = self._loop(task, memory, result, verbose)
             decision = result.steps[-1].decision if result.finished else None
@@ -92,8 +99,13 @@ class AutoGPT:
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
             raise
+        except AutoAgentError:
+            failed = True
+            raise
         finally:
             result.seconds = time.monotonic() - started
+            if self.long_term_memory is not None and result.stop_reason is not StopReason.INTERRUPTED:
+                self._remember(result, failed)
         return result
 
     def _loop(self, task: str, memory: ShortTermMemory, result: RunResult, verbose: bool) -> StopReason:
@@ -103,7 +115,7 @@ class AutoGPT:
         for number in range(1, self.max_thought_steps + 1):
             started = time.monotonic()
             messages = self.protocol.messages(Turn(task, long_term, memory, rethink))
-            reply = self._call_model(self._model, messages, result.usage)
+            reply = invoke_model(self._model, messages, result.usage, self.callbacks)
             step, stop = self._take_step(number, reply, memory)
             step = replace(step, seconds=time.monotonic() - started)
             result.steps.append(step)
@@ -139,21 +151,32 @@ class AutoGPT:
         return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
 
     def _recall(self, task: str) -> str:
-        """Long-term memories relevant to `task`, or the empty-memory text."""
-        documents = self.memory_retriever.invoke(task) if self.memory_retriever else []
+        """Long-term memories relevant to `task` (once per run: the task does not change), or the
+        empty-memory text; a memory that cannot be read is reported, and the run goes on without it."""
+        try:
+            documents = self.memory_retriever.invoke(task) if self.memory_retriever else []
+        except AutoAgentError as err:
+            logger.warning("no memories recalled: %s", err)
+            documents = []
         if not documents:
             return self.prompts.render("empty_memory").strip()
         return "\n".join(f"- {document.page_content.strip()}" for document in documents)
+
+    def _remember(self, result: RunResult, failed: bool) -> None:
+        """Summarise the run into long-term memory; a failure to do so is reported, never raised."""
+        assert self.long_term_memory is not None
+        name = getattr(self.llm, "model_name", None) or getattr(self.llm, "model", None) or type(self.llm).__name__
+        try:
+            self.long_term_memory.remember(result, self.llm, str(name), outcome="failed" if failed else None)
+        except AutoAgentError as err:
+            logger.warning("this run is not remembered: %s", err)
 
     def _write_answer(self, task: str, memory: ShortTermMemory, usage: Usage) -> str:
         """The finish prompt: the final answer written from the short-term memory."""
         prompt = format_prompt(
             self._finish, "finish_instruction", task_description=task, short_term_memory=memory.render(self.prompts)
         )
-        return self._call_model(self.llm, [HumanMessage(prompt)], usage).text.strip()
-
-    def _call_model(self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage], usage: Usage) -> BaseMessage:
-        return invoke_model(model, messages, usage, self.callbacks)
+        return invoke_model(self.llm, [HumanMessage(prompt)], usage, self.callbacks).text.strip()
 
     def _report(self, step: Step, verbose: bool) -> None:
         if self.on_step is not None:
@@ -161,16 +184,3 @@ class AutoGPT:
         if verbose:
             print_step(step, self.max_thought_steps)
 
-
-def invoke_model(
-    model: Runnable[Any, BaseMessage], messages: list[BaseMessage], usage: Usage, callbacks: Callbacks = None
-) -> BaseMessage:
-    """Call the model and count its usage; a failure of the model's service is our error, not the model's."""
-    try:
-        message = model.invoke(messages, config={"callbacks": callbacks})
-    except AutoAgentError:
-        raise
-    except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
-        raise ModelUnavailableError(describe_model_error(err)) from err
-    usage.add(message)
-    return message

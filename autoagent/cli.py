@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .commands.memory import memory
 from .commands.run import run
 from .settings import load_settings_files
 
@@ -27,6 +28,7 @@ def cli() -> None:
 
 
 cli.add_command(run)
+cli.add_command(memory)
 
 
 def main() -> None:

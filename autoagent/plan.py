@@ -14,7 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from .agent import DEFAULT_ROLE, invoke_model
+from .agent import DEFAULT_ROLE
+from .model_call import invoke_model
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason

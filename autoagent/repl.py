@@ -17,7 +17,8 @@ QUIT_WORDS = {"quit", "exit"}
 
 def run_repl(agent: Agent, verbose: bool = True) -> None:
     """Read tasks until quit/exit/EOF; a failed or interrupted run returns to the prompt."""
-    click.echo("autoagent: type a task and press Enter; quit, exit or Ctrl-D to leave.", err=True)
+    click.echo("autoagent: type a task and press Enter; /memory lists what it remembers; "
+               "quit, exit or Ctrl-D to leave.", err=True)
     while True:
         try:
             line = input(PROMPT).strip()
@@ -31,6 +32,11 @@ def run_repl(agent: Agent, verbose: bool = True) -> None:
             continue
         if line.lower() in QUIT_WORDS:
             return
+        if line.startswith("/memory"):
+            from .commands.memory import run_memory_command
+
+            run_memory_command(line.removeprefix("/memory"))
+            continue
         try:
             result = agent.execute(line, verbose=verbose)
         except KeyboardInterrupt:

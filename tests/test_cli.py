@@ -44,6 +44,7 @@ def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
 
     fake = FakeBackend()
     monkeypatch.setattr(autoagent.llm, "load_chat_model", fake.load)
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")  # the tests below script no summary; memory has its own
     return fake
 
 
@@ -242,3 +243,29 @@ def test_mode_plan_failing_step_exits_non_zero_with_the_report(backend: FakeBack
     result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]', '{"expression": "2+"}'], backend)
     assert result.exit_code == exit_codes.NOT_FINISHED
     assert result.stderr.startswith("stopped: a step of the plan failed: step 1 (calculator): calculator failed:")
+
+
+def test_memory_is_remembered_then_recalled_by_a_later_run(
+    backend: FakeBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import autoagent.llm.embeddings
+
+    from .test_memory_support import HashingEmbeddings
+
+    monkeypatch.setattr(autoagent.llm.embeddings, "load_embeddings", lambda *a, **k: HashingEmbeddings())
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "true")
+    summary = "Converted 100 USD to EUR at rate 0.92 with the calculator: 92 EUR."
+    first = invoke(["--quiet", "convert 100 USD to EUR at rate 0.92"],
+                   [act("calculator", expression="100*0.92"), act("FINISH"), "92 EUR", summary], backend)
+    assert first.exit_code == 0 and first.stdout == "92 EUR\n"
+    listed = CliRunner().invoke(cli, ["memory", "list"])
+    assert listed.exit_code == 0 and "convert 100 USD to EUR at rate 0.92" in listed.output
+
+    backend.replies[:] = [act("FINISH"), "184 EUR", "Converted 200 USD."]
+    second = invoke(["--quiet", "convert 200 USD to EUR at rate 0.92"], [], backend)
+    assert second.exit_code == 0
+    assert summary in backend.models[1].prompts[0]  # yesterday's run, recalled into today's prompt
+
+    backend.replies[:] = [act("FINISH"), "ok"]
+    invoke(["--quiet", "--no-memory", "convert 300 USD to EUR at rate 0.92"], [], backend)
+    assert summary not in backend.models[2].prompts[0]

@@ -76,6 +76,8 @@ class TaskCommand(click.Command):
               envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
               help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or compact "
                    "(one sentence); auto is compact for the local model, full otherwise.")
+@click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
+              help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory).")
 @click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
               help="Show each step (thought, action, observation) on stderr.")
 @click.version_option(__version__, "--version", prog_name="autoagent")
@@ -125,8 +127,16 @@ def build_agent(options: dict[str, Any], base_url_from_environment: bool = False
     if options["mode"] == "plan":
         return PlanAndExecute(**common)
     thoughts = options["thoughts"]
+    memory = None
+    if options["use_memory"]:
+        from ..memory.long_term import LongTermMemory
+        from ..prompts import PromptTemplateBuilder
+
+        prompts = PromptTemplateBuilder(options["prompts_dir"], options["lang"])
+        memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
     return AutoGPT(
         **common,
+        long_term_memory=memory,
         memory_window=options["memory_window"],
         compact_thoughts=thoughts == "compact" or (thoughts == "auto" and spec.startswith("local")),
         protocol=options["protocol"],
