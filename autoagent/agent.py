@@ -87,7 +87,6 @@ class AutoGPT:
         result = self.last_run = RunResult(task=task)
         memory = ShortTermMemory(self.memory_window)
         started = time.monotonic()
-        failed = False
         try:
             result.stop_reason = self._loop(task, memory, result, verbose)
             decision = result.steps[-1].decision if result.finished else None
@@ -99,13 +98,13 @@ class AutoGPT:
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
             raise
-        except AutoAgentError:
-            failed = True
+        except AutoAgentError as err:
+            result.stop_reason, result.stop_detail = StopReason.ERROR, str(err)
             raise
         finally:
             result.seconds = time.monotonic() - started
             if self.long_term_memory is not None and result.stop_reason is not StopReason.INTERRUPTED:
-                self._remember(result, failed)
+                self._remember(result)
         return result
 
     def _loop(self, task: str, memory: ShortTermMemory, result: RunResult, verbose: bool) -> StopReason:
@@ -155,19 +154,19 @@ class AutoGPT:
         empty-memory text; a memory that cannot be read is reported, and the run goes on without it."""
         try:
             documents = self.memory_retriever.invoke(task) if self.memory_retriever else []
-        except AutoAgentError as err:
-            logger.warning("no memories recalled: %s", err)
+        except Exception as err:  # any retriever (a vector-store server, too): the run goes on without memories
+            logger.warning("no memories recalled: %s: %s", type(err).__name__, err)
             documents = []
         if not documents:
             return self.prompts.render("empty_memory").strip()
         return "\n".join(f"- {document.page_content.strip()}" for document in documents)
 
-    def _remember(self, result: RunResult, failed: bool) -> None:
+    def _remember(self, result: RunResult) -> None:
         """Summarise the run into long-term memory; a failure to do so is reported, never raised."""
         assert self.long_term_memory is not None
         name = getattr(self.llm, "model_name", None) or getattr(self.llm, "model", None) or type(self.llm).__name__
         try:
-            self.long_term_memory.remember(result, self.llm, str(name), outcome="failed" if failed else None)
+            self.long_term_memory.remember(result, self.llm, str(name))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
 

@@ -82,7 +82,9 @@ class PlanAndExecute:
                 "plan", **self.identity, tools=self.toolbox.describe(), task_description=task, plan_note=note
             ), result)
             try:
-                return self._read_plan(reply)
+                plan = self._read_plan(reply)
+                result.stop_detail = ""
+                return plan
             except PlanError as err:
                 note = self.prompts.render("plan_error", error=str(err)).strip()
                 result.stop_detail = str(err)

@@ -27,6 +27,7 @@ class StopReason(str, Enum):
     LOOP_DETECTED = "loop_detected"
     UNPARSEABLE = "unparseable"
     STEP_FAILED = "step_failed"
+    ERROR = "error"
     INTERRUPTED = "interrupted"
 
     def describe(self) -> str:
@@ -37,6 +38,7 @@ class StopReason(str, Enum):
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
             StopReason.STEP_FAILED: "a step of the plan failed",
+            StopReason.ERROR: "the model or a service it needs failed",
             StopReason.INTERRUPTED: "the run was interrupted",
         }[self]
 

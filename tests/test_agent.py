@@ -239,6 +239,19 @@ def test_model_failure_is_a_clear_error() -> None:
     with pytest.raises(ModelUnavailableError, match="ConnectionError: connection refused"):
         agent.run("anything")
     assert agent.last_run is not None and agent.last_run.steps == []
+    assert agent.last_run.stop_reason is StopReason.ERROR and "connection refused" in agent.last_run.stop_detail
+
+
+def test_a_failing_retriever_is_reported_and_the_run_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    class Down(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: object) -> list[Document]:
+            raise ConnectionError("vector store unreachable")
+
+    agent, llm = make_agent(act("FINISH"), "ok", memory_retriever=Down())
+    with caplog.at_level(logging.WARNING, logger="autoagent"):
+        assert agent.run("hi") == "ok"
+    assert "no memories recalled: ConnectionError: vector store unreachable" in caplog.text
+    assert "(none)" in llm.prompts[0]
 
 
 def test_interrupt_is_recorded_and_raised() -> None:

@@ -63,7 +63,7 @@ def test_plan_is_shown_before_it_runs(capsys: pytest.CaptureFixture[str]) -> Non
 def test_unknown_tool_is_re_asked_once_with_the_reason() -> None:
     agent, llm = planner('["shout", "translate"]', '["shout"]', '{"text": "hi"}')
     run = agent.execute("hi")
-    assert run.finished and run.answer == "HI"
+    assert run.finished and run.answer == "HI" and run.stop_detail == ""
     assert "unknown tool(s) translate; available: shout, exclaim, repeat, refuse" in llm.prompts[1]
 
 

@@ -87,6 +87,14 @@ def test_reply_without_a_tool_call_is_reported_back() -> None:
     assert run.answer == "42"
 
 
+def test_a_tool_call_with_unreadable_arguments_is_named() -> None:
+    broken = AIMessage("", invalid_tool_calls=[{"name": "calculator", "args": "{expression: ", "id": "c1",
+                                                "error": "Expecting value", "type": "invalid_tool_call"}])
+    agent, _ = agent_with("tools", broken, call("final_answer", answer="?"))
+    run = agent.execute("2+2")
+    assert "the call to calculator had unreadable arguments: Expecting value" in run.steps[0].observation
+
+
 def test_repeated_tool_call_forces_a_rethink_then_stops() -> None:
     same = [call("calculator", f"c{i}", expression="2+2") for i in range(3)]
     agent, llm = agent_with("tools", *same, "4")
@@ -150,6 +158,12 @@ def test_react_finds_the_tool_name_in_a_loosely_written_action_line(line: str) -
 def test_react_reads_arguments_written_on_the_action_line(line: str) -> None:
     agent, _ = agent_with("react", f"Thought: compute\nAction: {line}\nAction Input:", "Final Answer: 42")
     assert agent.execute("6*7").steps[0].action.args == {"expression": "6*7"}  # type: ignore[union-attr]
+
+
+def test_react_plain_input_is_its_first_line_only() -> None:
+    agent, _ = agent_with("react", "Thought: t\nAction: calculator\nAction Input: 2*3\nThought: more talk",
+                          "Final Answer: 6")
+    assert agent.execute("2*3").steps[0].action.args == {"expression": "2*3"}  # type: ignore[union-attr]
 
 
 def test_react_malformed_reply_gets_a_format_reminder_and_uses_a_step() -> None:

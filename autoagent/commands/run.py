@@ -94,6 +94,9 @@ def run(ctx: click.Context, task: tuple[str, ...], **options: Any) -> None:
         agent = build_agent(options, base_url_from_environment=from_environment)
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        ctx.exit(codes.INTERRUPTED)
     if not task:
         from ..repl import run_repl
 

@@ -82,4 +82,6 @@ def describe_model_error(err: Exception) -> str:
         return f"{line} (is the server running? check --base-url / OPENAI_BASE_URL)"
     if "NotFound" in kind:
         return f"{line} (check the model name in --model)"
+    if "context window" in line or "context length" in line or "context_length" in line:
+        return f"{line} (the prompt is too long for the model: lower --memory-window or shorten the task)"
     return line

@@ -78,6 +78,6 @@ class ReActProtocol(TextProtocol):
             return parsed
         tool = self.toolbox.tools.get(name)
         fields = list(tool.args) if tool is not None else []
-        if len(fields) == 1:  # `Action Input: 2*3` for calculator(expression)
-            return {fields[0]: raw.strip("'\"")}
+        if len(fields) == 1:  # `Action Input: 2*3` for calculator(expression); what follows is not input
+            return {fields[0]: raw.splitlines()[0].strip("'\"")}
         return {"input": raw}

@@ -86,6 +86,11 @@ class ToolCallingProtocol(Protocol):
         """The first tool call of the reply (one action a step); `final_answer` becomes FINISH."""
         calls = getattr(reply, "tool_calls", None) or []
         if not calls:
+            broken = getattr(reply, "invalid_tool_calls", None) or []
+            if broken:
+                call = broken[0]
+                raise ReplyParseError(f"the call to {call.get('name')} had unreadable arguments: {call.get('error')}",
+                                      reply.text)
             raise ReplyParseError("the reply called no tool", reply.text)
         call = calls[0]
         name = FINISH if call["name"] == FINAL_ANSWER else call["name"]
