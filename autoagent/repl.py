@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .errors import AutoAgentError
+from .commands.run import run_once
 
 if TYPE_CHECKING:
     from .commands.run import Agent
@@ -37,15 +37,4 @@ def run_repl(agent: Agent, verbose: bool = True) -> None:
 
             run_memory_command(line.removeprefix("/memory"))
             continue
-        try:
-            result = agent.execute(line, verbose=verbose)
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted: the run was stopped", err=True)
-            continue
-        except AutoAgentError as err:
-            click.echo(f"Error: {err}", err=True)
-            continue
-        if result.answer:
-            click.echo(result.answer)
-        if not result.finished:
-            click.echo(f"stopped: {result.describe_stop()}", err=True)
+        run_once(agent, line, verbose)  # a failed or interrupted run reports itself; the prompt comes back

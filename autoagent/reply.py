@@ -114,6 +114,11 @@ def _field_meanings(model: type[BaseModel], prefix: str = "") -> list[str]:
     return lines
 
 
+def describe_validation_error(err: ValidationError) -> str:
+    """Each problem as `field.path: message`, joined by semicolons, for the model to read."""
+    return "; ".join(f"{'.'.join(str(part) for part in e['loc']) or 'reply'}: {e['msg']}" for e in err.errors())
+
+
 class ReplyParseError(OutputParserException):
     """A reply that is not a valid Thought/Action object; `problem` says why, for the model to read."""
 
@@ -139,10 +144,7 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
         try:
             return ThoughtAndAction.model_validate(data)
         except ValidationError as err:
-            problems = "; ".join(
-                f"{'.'.join(str(part) for part in e['loc']) or 'reply'}: {e['msg']}" for e in err.errors()
-            )
-            raise ReplyParseError(problems, text) from err
+            raise ReplyParseError(describe_validation_error(err), text) from err
 
     def get_format_instructions(self) -> str:
         """A compact example and the meaning of each field, generated from the models."""

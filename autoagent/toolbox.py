@@ -11,7 +11,7 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
-from .reply import FINISH, Action
+from .reply import FINISH, Action, describe_validation_error
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 
@@ -123,7 +123,5 @@ class Toolbox:
             try:
                 model.model_validate(args)
             except ValidationError as err:
-                return "; ".join(
-                    f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in err.errors()
-                )
+                return describe_validation_error(err)
         return None

@@ -269,3 +269,43 @@ def test_memory_is_remembered_then_recalled_by_a_later_run(
     backend.replies[:] = [act("FINISH"), "ok"]
     invoke(["--quiet", "--no-memory", "convert 300 USD to EUR at rate 0.92"], [], backend)
     assert summary not in backend.models[2].prompts[0]
+
+
+def test_choices_match_what_the_code_accepts() -> None:
+    from autoagent.commands.run import run
+    from autoagent.prompts import LANGUAGES
+    from autoagent.protocols import PROTOCOLS
+
+    choices = {param.name: list(param.type.choices) for param in run.params if isinstance(param.type, click.Choice)}
+    assert choices["protocol"] == list(PROTOCOLS) and choices["lang"] == list(LANGUAGES)
+
+
+def test_ctrl_c_in_a_one_shot_run_exits_130(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.agent import AutoGPT
+
+    def interrupted(self: AutoGPT, task: str, verbose: bool = False) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(AutoGPT, "execute", interrupted)
+    result = invoke(["--quiet", "long task"], [], backend)
+    assert result.exit_code == exit_codes.INTERRUPTED and "interrupted: the run was stopped" in result.stderr
+
+
+def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
+    backend: FakeBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autoagent.agent import AutoGPT
+
+    real_execute = AutoGPT.execute
+    calls = []
+
+    def first_interrupted(self: AutoGPT, task: str, verbose: bool = False):  # type: ignore[no-untyped-def]
+        calls.append(task)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real_execute(self, task, verbose)
+
+    monkeypatch.setattr(AutoGPT, "execute", first_interrupted)
+    result = invoke(["--quiet"], [act("FINISH"), "second answer"], backend, stdin="first\nsecond\nquit\n")
+    assert result.exit_code == 0 and calls == ["first", "second"]
+    assert "interrupted: the run was stopped" in result.stderr and "second answer" in result.stdout

@@ -151,7 +151,7 @@ def run_once(agent: Agent, task: str, verbose: bool) -> int:
     try:
         result = agent.execute(task, verbose=verbose)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        click.echo("\ninterrupted: the run was stopped", err=True)
         return codes.INTERRUPTED
     except AutoAgentError as err:
         click.echo(f"Error: {err}", err=True)

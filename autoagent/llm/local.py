@@ -30,8 +30,7 @@ from langchain_core.runnables import Runnable
 from pydantic import Field, field_validator
 
 from autoagent.errors import ModelUnavailableError
-
-INSTALL_HINT = "pip install 'autoagent[local]'"
+from autoagent.llm.weights import INSTALL_HINT
 
 _ModelKey = tuple[str, int, int | None]
 # One loaded Llama per (path, n_ctx, n_threads): reusing it keeps the KV cache of the shared prompt prefix.
