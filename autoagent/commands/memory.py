@@ -6,16 +6,25 @@ import contextlib
 import shlex
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..errors import AutoAgentError
-from ..memory.entries import MemoryEntry
-from ..memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from ..memory.entries import MemoryEntry
+    from ..memory.store import MemoryStore
 
 TASK_CHARS = 70
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _store() -> MemoryStore:
+    """The user's store; imported here so `autoagent --help` does not pay for numpy and faiss."""
+    from ..memory.store import MemoryStore
+
+    return MemoryStore()
 
 
 @contextlib.contextmanager
@@ -79,7 +88,7 @@ def memory() -> None:
 def list_memories(limit: int) -> None:
     """List remembered runs, newest first."""
     with _reported():
-        store = MemoryStore()
+        store = _store()
         click.echo(format_memories(store.entries(limit), total=store.count()))
 
 
@@ -114,7 +123,7 @@ def search(query: str, k: int, show_all: bool, model: str | None, base_url: str 
 def show(entry_id: str) -> None:
     """Show one memory in full."""
     with _reported():
-        entry = MemoryStore().get(entry_id)
+        entry = _store().get(entry_id)
     if entry is None:
         raise click.ClickException(f"no memory with id {entry_id!r} (see `autoagent memory list`)")
     click.echo(format_memory(entry))
@@ -125,7 +134,7 @@ def show(entry_id: str) -> None:
 def forget(entry_id: str) -> None:
     """Delete one memory."""
     with _reported():
-        removed = MemoryStore().forget(entry_id)
+        removed = _store().forget(entry_id)
     if not removed:
         raise click.ClickException(f"no memory with id {entry_id!r} (see `autoagent memory list`)")
     click.echo(f"Forgot memory {entry_id}.")
@@ -136,7 +145,7 @@ def forget(entry_id: str) -> None:
 def clear(yes: bool) -> None:
     """Delete every memory (asks first unless --yes)."""
     with _reported():
-        store = MemoryStore()
+        store = _store()
         count = store.count()
         if count == 0:
             click.echo("No memories to clear.")
@@ -162,7 +171,7 @@ def reembed(model: str | None, base_url: str | None) -> None:
     with _reported():
         spec, url = _spec_and_url(model, base_url)
         embeddings = load_embeddings(spec, base_url=url)
-        count = MemoryStore().reembed(embeddings.embed_documents, embedding_model_id(spec), progress=progress)
+        count = _store().reembed(embeddings.embed_documents, embedding_model_id(spec), progress=progress)
     click.echo(f"Re-embedded {count} memories with {embedding_model_id(spec)}.")
 
 
