@@ -137,8 +137,9 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
     def parse(self, text: str) -> ThoughtAndAction:
         """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
         data = json_repair.loads(text) if text.strip() else ""
-        if isinstance(data, list):  # a model that wraps its object in a list
-            data = next((item for item in data if isinstance(item, dict)), data)
+        if isinstance(data, list):  # wrapped in a list, or split in parts: {"thought": ...} {"action": ...}
+            parts = [item for item in data if isinstance(item, dict)]
+            data = {key: value for part in reversed(parts) for key, value in part.items()} if parts else data
         if not isinstance(data, dict) or not data:
             raise ReplyParseError("no JSON object found in the reply", text)
         try:

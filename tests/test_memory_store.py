@@ -162,3 +162,19 @@ def test_bad_vectors_are_rejected(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         store.add_many([entry("a"), entry("b")], [[1.0, 0.0]], "m")
     assert store.count() == 0
+
+
+def test_every_entry_is_found_even_when_the_graph_leaves_it_unlinked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Near-duplicate task texts make HNSW link new nodes only to one hub, so some nodes have no
+    # incoming link and a graph search can never reach them; small graphs are searched exactly.
+    monkeypatch.setattr(segments, "DELTA_LIMIT", 5)
+    store = MemoryStore(tmp_path / "memory")
+    tasks = [f"round {r} task {n}" for r in range(3) for n in range(90)]
+    for task in tasks:
+        store.add(entry(task), hash_vector(task), HASH_MODEL)
+    assert store._main is not None and store._main.ntotal >= 265  # most entries sit in the graph
+    missing = [task for task in tasks
+               if not any(score > 0.999 for _, score in store.search(hash_vector(task), 3, HASH_MODEL))]
+    assert missing == []

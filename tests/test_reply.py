@@ -37,6 +37,12 @@ def test_lenient_forms(text: str) -> None:
     assert reply.action.name == "calculator" and reply.action.args == {"expression": "2*3"}
 
 
+def test_an_object_split_in_parts_is_joined() -> None:
+    reply = parse('{"thought": "multiply"} {"action": {"name": "calculator", "args": {"expression": "2*3"}}}')
+    assert reply.thought.text == "multiply" and reply.action.args == {"expression": "2*3"}
+    assert parse('[{"thought": "first"}, {"thought": "second", "action": "finish"}]').thought.text == "first"
+
+
 def test_light_shapes_one_string_thought_and_bare_action_name() -> None:
     reply = parse('{"thought": "just finish", "action": "finish"}')
     assert reply.thought.text == "just finish" and reply.is_finish()
