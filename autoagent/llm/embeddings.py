@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-from pydantic import SecretStr
 
 from autoagent.errors import ConfigurationError, ModelUnavailableError
 
@@ -62,22 +61,15 @@ def load_embeddings(spec: str | None = None, *, base_url: str | None = None) -> 
 
 def _openai_embeddings(base_url: str | None) -> Embeddings:
     """OpenAIEmbeddings at `base_url` (else $OPENAI_BASE_URL, else api.openai.com), without tiktoken downloads."""
-    from autoagent.llm.remote import PLACEHOLDER_API_KEY
+    from autoagent.llm.remote import openai_connection
 
-    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-    api_key = os.environ.get("OPENAI_API_KEY") or None
-    if api_key is None:
-        if base_url is None:
-            raise ConfigurationError(
-                "no OpenAI API key for embeddings: set OPENAI_API_KEY, or use --model local, or --no-memory"
-            )
-        api_key = PLACEHOLDER_API_KEY
+    base_url, api_key = openai_connection(base_url, fixes="use --model local, or --no-memory")
     from langchain_openai import OpenAIEmbeddings  # slow to import, so only when used
 
     return OpenAIEmbeddings(
         model=_openai_embedding_model(),
         openai_api_base=base_url,
-        openai_api_key=SecretStr(api_key),
+        openai_api_key=api_key,
         check_embedding_ctx_length=False,  # tiktoken would try to download its encoding
     )
 

@@ -16,18 +16,25 @@ if TYPE_CHECKING:
 PLACEHOLDER_API_KEY = "not-needed"
 
 
-def load_openai_model(name: str, *, base_url: str | None = None, temperature: float = 0.0) -> BaseChatModel:
-    """A ChatOpenAI for `name` at `base_url` (else $OPENAI_BASE_URL, else api.openai.com)."""
-    if not name:
-        raise ConfigurationError("the openai model spec needs a model name, e.g. --model openai:gpt-4o-mini")
+def openai_connection(base_url: str | None, fixes: str = "use --model local") -> tuple[str | None, SecretStr]:
+    """The base URL (`base_url`, else $OPENAI_BASE_URL, else None for api.openai.com) and the key to use;
+    no key is needed for a server of one's own, and none for OpenAI itself is an error naming `fixes`."""
     base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
     api_key = os.environ.get("OPENAI_API_KEY") or None
     if api_key is None:
         if base_url is None:
             raise ConfigurationError(
-                "no OpenAI API key: set OPENAI_API_KEY in api_keys.env or the environment, or use --model local"
+                f"no OpenAI API key: set OPENAI_API_KEY in api_keys.env or the environment, or {fixes}"
             )
         api_key = PLACEHOLDER_API_KEY
+    return base_url, SecretStr(api_key)
+
+
+def load_openai_model(name: str, *, base_url: str | None = None, temperature: float = 0.0) -> BaseChatModel:
+    """A ChatOpenAI for `name` at `base_url` (else $OPENAI_BASE_URL, else api.openai.com)."""
+    if not name:
+        raise ConfigurationError("the openai model spec needs a model name, e.g. --model openai:gpt-4o-mini")
+    base_url, api_key = openai_connection(base_url)
     from langchain_openai import ChatOpenAI  # costs >1 s to import, so only when an openai model is used
 
-    return ChatOpenAI(model=name, base_url=base_url, api_key=SecretStr(api_key), temperature=temperature)
+    return ChatOpenAI(model=name, base_url=base_url, api_key=api_key, temperature=temperature)
