@@ -6,7 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from langchain_core.tools import tool
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from autoagent import AutoGPT
@@ -17,6 +16,7 @@ from autoagent.prompts import PromptTemplateBuilder
 from autoagent.steps import Step, StepKind, StopReason
 
 from .scripted import ScriptedChatModel, act
+from .test_agent import multiply
 from .test_memory_support import HASH_MIN_SCORE, HashingEmbeddings, entry, local_memory, run_result, step
 
 PAST = {
@@ -151,17 +151,6 @@ def test_clean_summary_keeps_one_paragraph_and_cuts_at_a_sentence() -> None:
     long = " ".join(f"Sentence number {i} is here." for i in range(200))
     cut = clean_summary(long)
     assert len(cut) <= MAX_SUMMARY_CHARS and cut.endswith("is here.")
-
-
-@tool
-def multiply(a: int, b: int) -> str:
-    """Multiply two integers.
-
-    Args:
-        a: the first factor
-        b: the second factor
-    """
-    return str(a * b)
 
 
 def agent_run(memory: LongTermMemory, task: str, a: int, b: int) -> tuple[str, str]:
