@@ -9,7 +9,7 @@ TASK ?= What is 1234 * 5678 + 17?
 
 install: $(STAMP)
 
-# The first install builds llama-cpp-python from source (about 7 minutes on 2 cores); pip caches the wheel.
+# The first install builds llama-cpp-python from source (about 5 minutes on 2 cores); pip caches the wheel.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
