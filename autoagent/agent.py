@@ -72,6 +72,7 @@ class AutoGPT:
         identity = {"ai_name": agent_name, "ai_role": agent_role}
         self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
         self._model = self.protocol.model(llm)
+        self._strict_model = self.protocol.strict_model(llm)  # for the retry after an unreadable reply
         self._finish = self.prompts.build("finish_instruction", **identity)
         self.last_run: RunResult | None = None
 
@@ -114,7 +115,8 @@ class AutoGPT:
         for number in range(1, self.max_thought_steps + 1):
             started = time.monotonic()
             messages = self.protocol.messages(Turn(task, long_term, memory, rethink))
-            reply = invoke_model(self._model, messages, result.usage, self.callbacks)
+            model = self._strict_model if failures and self._strict_model is not None else self._model
+            reply = invoke_model(model, messages, result.usage, self.callbacks)
             step, stop = self._take_step(number, reply, memory)
             step = replace(step, seconds=time.monotonic() - started)
             result.steps.append(step)

@@ -11,6 +11,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 FINISH = "FINISH"
+COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
 
 
 class Thought(BaseModel):
@@ -146,6 +147,16 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
             return ThoughtAndAction.model_validate(data)
         except ValidationError as err:
             raise ReplyParseError(describe_validation_error(err), text) from err
+
+    def json_schema(self) -> dict[str, Any]:
+        """The reply's JSON schema, from the models, for constrained decoding; a compact thought is bounded
+        so a rambling model still closes its object."""
+        if not self.compact:
+            return ThoughtAndAction.model_json_schema(mode="serialization")
+        thought = {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS}
+        action = Action.model_json_schema(mode="serialization")
+        return {"type": "object", "properties": {"thought": thought, "action": action},
+                "required": ["thought", "action"]}
 
     def get_format_instructions(self) -> str:
         """A compact example and the meaning of each field, generated from the models."""

@@ -185,3 +185,38 @@ def test_react_malformed_replies_exhaust_the_step_budget() -> None:
 def test_unknown_protocol() -> None:
     with pytest.raises(ValueError, match="unknown protocol 'xml'"):
         agent_with("xml")
+
+
+# --- constrained retry (JSON protocol) -------------------------------------------------------------
+
+
+def test_the_embedded_model_is_constrained_to_the_reply_schema_on_retry(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from autoagent.llm.local import ChatLocalLlama
+
+    agent = AutoGPT(llm=ChatLocalLlama(model_path=str(tmp_path / "never-loaded.gguf")), tools=[calculator],
+                    compact_thoughts=True)
+    strict = agent.protocol.strict_model(agent.llm)
+    assert strict is not None
+    schema = strict.kwargs["response_format"]["schema"]  # type: ignore[attr-defined]
+    assert schema["required"] == ["thought", "action"] and schema["properties"]["thought"]["maxLength"] == 300
+    assert set(schema["properties"]["action"]["properties"]) == {"name", "args"}  # call_id is never asked for
+    assert agent_with("json")[0].protocol.strict_model(ScriptedChatModel(replies=[])) is None
+
+
+def test_a_reply_after_an_unreadable_one_goes_to_the_strict_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from langchain_core.runnables import RunnableLambda
+
+    from .scripted import act
+
+    strict_calls: list[object] = []
+
+    def strict(messages: object) -> AIMessage:
+        strict_calls.append(messages)
+        return AIMessage(act("FINISH"))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.ThoughtActionProtocol.strict_model",
+                        lambda self, llm: RunnableLambda(strict))
+    agent, llm = agent_with("json", "no json at all", "done")
+    run = agent.execute("x")
+    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.FINISH]
+    assert len(strict_calls) == 1 and len(llm.calls) == 2  # free first try, strict retry, free finish prompt

@@ -44,6 +44,11 @@ class Protocol(ABC):
         """The model as this protocol calls it (with tools bound, or stop sequences)."""
         return llm
 
+    def strict_model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage] | None:
+        """The model constrained to replies this protocol can read, used after an unreadable reply;
+        None where the model or the protocol offers no such thing."""
+        return None
+
     @abstractmethod
     def messages(self, turn: Turn) -> list[BaseMessage]:
         """The messages for this step."""

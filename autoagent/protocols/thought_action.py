@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable
 
 from ..prompts import PromptTemplateBuilder
 from ..reply import ThoughtActionParser, ThoughtAndAction
@@ -29,6 +33,15 @@ class ThoughtActionProtocol(TextProtocol):
     def format_instruction(self) -> str:
         """The generated example and field meanings, wrapped by json_format.templ."""
         return self.prompts.render(self.format_template, schema=self.parser.get_format_instructions()).strip()
+
+    def strict_model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage] | None:
+        """The embedded model held to the reply's JSON schema by llama.cpp's grammar: always valid, about
+        1.3-2x slower, so only for the retry after an unreadable reply."""
+        from ..llm.local import ChatLocalLlama
+
+        if not isinstance(llm, ChatLocalLlama):
+            return None
+        return llm.bind(response_format={"type": "json_object", "schema": self.parser.json_schema()})
 
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """Parse the Thought/Action object."""
