@@ -12,9 +12,7 @@ from .tool_calling import ToolCallingProtocol
 __all__ = ["PROTOCOLS", "Protocol", "Turn", "make_protocol"]
 
 PROTOCOLS: dict[str, type[Protocol]] = {
-    "json": ThoughtActionProtocol,
-    "tools": ToolCallingProtocol,
-    "react": ReActProtocol,
+    protocol.name: protocol for protocol in (ThoughtActionProtocol, ToolCallingProtocol, ReActProtocol)
 }
 
 

@@ -64,7 +64,9 @@ class Protocol(ABC):
     def final_answer(self, decision: ThoughtAndAction) -> str | None:
         """The answer a finishing reply carries itself; None means the finish prompt writes it."""
         answer = decision.action.args.get("answer")
-        return str(answer).strip() or None if answer is not None else None
+        if answer is None:
+            return None
+        return str(answer).strip() or None
 
 
 class TextProtocol(Protocol):
