@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["AutoGPT", "PlanAndExecute", "__version__"]
+__all__ = ["AutoGPT", "PlanAndExecute", "Settings", "__version__", "build_agent"]
 
 if TYPE_CHECKING:
     from .agent import AutoGPT
+    from .config import Settings, build_agent
     from .plan import PlanAndExecute
 
 
@@ -22,4 +23,8 @@ def __getattr__(name: str) -> Any:
         from .plan import PlanAndExecute
 
         return PlanAndExecute
+    if name in ("Settings", "build_agent"):
+        from . import config
+
+        return getattr(config, name)
     raise AttributeError(f"module 'autoagent' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The AutoGPT loop: think → parse → (rethink if repeated) → act → observe → remember."""
+"""The AutoGPT loop: think → parse → (rethink if repeated) → act → observe → remember, within budgets."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
@@ -15,18 +15,22 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
 
+from .budget import Budget, BudgetGuard, price_of
+from .context import fit_turn, prompt_limit
 from .errors import AutoAgentError
+from .events import Broadcast, RunObserver, StepTrace
+from .loops import LoopGuard
 from .memory.short_term import ShortTermMemory
-from .model_call import invoke_model
-
-if TYPE_CHECKING:
-    from .memory.long_term import LongTermMemory
+from .metering import Meter
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
-from .steps import RunResult, Step, StepKind, StopReason, Usage
+from .steps import RunResult, Step, StepKind, StopReason
 from .toolbox import Toolbox
-from .trace import print_step
+
+if TYPE_CHECKING:
+    from .approval import Approver
+    from .memory.long_term import LongTermMemory
 
 logger = logging.getLogger("autoagent")
 
@@ -35,6 +39,8 @@ DEFAULT_ROLE = "an assistant that completes the user's task with tools."
 
 class AutoGPT:
     """An autonomous agent: any LangChain chat model, any LangChain tools, prompts from `.templ` files."""
+
+    resumable = True  # `execute(resume=...)` continues a stopped run
 
     def __init__(
         self,
@@ -54,11 +60,16 @@ class AutoGPT:
         long_term_memory: LongTermMemory | None = None,
         callbacks: Callbacks = None,
         on_step: Callable[[Step], None] | None = None,
+        observers: Sequence[RunObserver] = (),
+        budget: Budget | None = None,
+        context_window: int | None = None,
+        approver: Approver | None = None,
+        tool_timeout: float | None = None,
     ) -> None:
         if max_thought_steps < 1:
             raise ValueError("max_thought_steps must be at least 1")
         self.llm = llm
-        self.toolbox = Toolbox(tools)
+        self.toolbox = Toolbox(tools, **toolbox_options(approver, tool_timeout))
         self.long_term_memory = long_term_memory
         if memory_retriever is None and long_term_memory is not None:
             memory_retriever = long_term_memory.as_retriever()
@@ -67,7 +78,10 @@ class AutoGPT:
         self.memory_window = memory_window
         self.max_parse_retries = max_parse_retries
         self.callbacks = callbacks
+        self.observers = list(observers)
         self.on_step = on_step
+        self.budget = budget or Budget()
+        self.context_window = context_window
         self.prompts = PromptTemplateBuilder(prompts_path, lang)
         identity = {"ai_name": agent_name, "ai_role": agent_role}
         self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
@@ -83,19 +97,28 @@ class AutoGPT:
             logger.warning("run stopped: %s", result.describe_stop())
         return result.answer
 
-    def execute(self, task: str, verbose: bool = False) -> RunResult:
-        """Run `task` and return the whole record of the run."""
-        result = self.last_run = RunResult(task=task)
+    def execute(
+        self,
+        task: str,
+        verbose: bool = False,
+        *,
+        observers: Sequence[RunObserver] = (),
+        resume: Sequence[Step] = (),
+        run_id: str = "",
+    ) -> RunResult:
+        """Run `task` and return the whole record of the run; `observers` hear this run's events besides the
+        agent's own; `resume` continues after a stopped run's steps."""
+        result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
+        events = self._events(verbose, observers)
+        meter = Meter(self.llm, result.usage, price_of(_model_name(self.llm)), self.callbacks, events.on_warning)
         memory = ShortTermMemory(self.memory_window)
+        for step in resume:
+            memory.add(step)
         started = time.monotonic()
+        events.on_run_start(result, self.max_thought_steps)
         try:
-            result.stop_reason = self._loop(task, memory, result, verbose)
-            decision = result.steps[-1].decision if result.finished else None
-            carried = self.protocol.final_answer(decision) if decision else None
-            if carried:
-                result.answer = carried
-            elif result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
-                result.answer = self._write_answer(task, memory, result.usage)
+            result.stop_reason = self._loop(task, memory, result, events, meter, started)
+            result.answer = self._answer(task, memory, result, meter)
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
             raise
@@ -104,35 +127,55 @@ class AutoGPT:
             raise
         finally:
             result.seconds = time.monotonic() - started
-            if self.long_term_memory is not None and result.stop_reason is not StopReason.INTERRUPTED:
-                self._remember(result)
+            try:
+                if self.long_term_memory is not None:
+                    self._remember(result)
+            finally:
+                events.on_run_end(result)
         return result
 
-    def _loop(self, task: str, memory: ShortTermMemory, result: RunResult, verbose: bool) -> StopReason:
+    def _loop(
+        self, task: str, memory: ShortTermMemory, result: RunResult, events: RunObserver, meter: Meter,
+        started: float,
+    ) -> StopReason:
         long_term = self._recall(task)
-        rethink = False
-        failures = 0
-        for number in range(1, self.max_thought_steps + 1):
-            started = time.monotonic()
-            messages = self.protocol.messages(Turn(task, long_term, memory, rethink))
+        loops = LoopGuard()
+        loops.record(result.steps)
+        guard = BudgetGuard(self.budget, meter.price)
+        if guard.price_note():
+            events.on_warning(guard.price_note() or "")
+        limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
+        rethink, failures = False, 0
+        first = result.steps[-1].number + 1 if result.steps else 1
+        for number in range(first, first + self.max_thought_steps):
+            events.on_thinking(number, first + self.max_thought_steps - 1)
+            step_started = time.monotonic()
+            turn = Turn(task, long_term, memory, rethink)
+            messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._strict_model if failures and self._strict_model is not None else self._model
-            reply = invoke_model(model, messages, result.usage, self.callbacks)
-            step, stop = self._take_step(number, reply, memory)
-            step = replace(step, seconds=time.monotonic() - started)
+            reply, tokens = meter.call(model, messages)
+            step, stop = self._take_step(number, reply, loops)
+            step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
+                           output_tokens=tokens[1])
             result.steps.append(step)
             memory.add(step)
-            self._report(step, verbose)
+            loops.record([step])
+            self._report(step, events)
             failures = failures + 1 if step.kind is StepKind.PARSE_ERROR else 0
             if stop is not None:
                 return stop
             if failures > self.max_parse_retries:
                 return StopReason.UNPARSEABLE
+            warnings, spent = guard.check(result.usage, time.monotonic() - started)
+            for warning in warnings:
+                events.on_warning(warning)
+            if spent:
+                result.stop_detail = spent
+                return StopReason.BUDGET
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
-    def _take_step(
-        self, number: int, message: BaseMessage, memory: ShortTermMemory
-    ) -> tuple[Step, StopReason | None]:
+    def _take_step(self, number: int, message: BaseMessage, loops: LoopGuard) -> tuple[Step, StopReason | None]:
         """Read the reply and act on it; return the step and, when the run must end, why."""
         reply = message.text
         try:
@@ -141,15 +184,31 @@ class AutoGPT:
             return Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), success=False), None
         if decision.is_finish():
             return Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED
-        earlier = memory.earlier(decision.action)
-        if earlier:
+        loop = loops.check(decision.action)
+        if loop is not None:
             note = self.prompts.render(
-                "repeated_action", number=str(earlier[0].number), observation=earlier[0].observation
+                "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
-            return step, StopReason.LOOP_DETECTED if len(earlier) >= 2 else None
+            return step, StopReason.LOOP_DETECTED if loop.stop else None
         outcome = self.toolbox.run(decision.action, self.callbacks)
         return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
+
+    def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
+        """The final answer: the one a finishing reply carries, else the finish prompt's; after a spent
+        budget no model call is made and the last good observation stands."""
+        if result.stop_reason is StopReason.BUDGET:
+            good = [step for step in result.steps if step.kind is StepKind.ACTION and step.success]
+            return good[-1].observation.strip() if good else ""
+        decision = result.steps[-1].decision if result.finished else None
+        carried = self.protocol.final_answer(decision) if decision else None
+        if carried:
+            return carried
+        if result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
+            prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
+                                   short_term_memory=memory.render(self.prompts))
+            return meter.call(self.llm, [HumanMessage(prompt)])[0].text.strip()
+        return ""
 
     def _recall(self, task: str) -> str:
         """Long-term memories relevant to `task` (once per run: the task does not change), or the
@@ -166,22 +225,36 @@ class AutoGPT:
     def _remember(self, result: RunResult) -> None:
         """Summarise the run into long-term memory; a failure to do so is reported, never raised."""
         assert self.long_term_memory is not None
-        name = getattr(self.llm, "model_name", None) or getattr(self.llm, "model", None) or type(self.llm).__name__
+        if not result.steps:
+            return
         try:
-            self.long_term_memory.remember(result, self.llm, str(name))
+            self.long_term_memory.remember(result, self.llm, _model_name(self.llm))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
 
-    def _write_answer(self, task: str, memory: ShortTermMemory, usage: Usage) -> str:
-        """The finish prompt: the final answer written from the short-term memory."""
-        prompt = format_prompt(
-            self._finish, "finish_instruction", task_description=task, short_term_memory=memory.render(self.prompts)
-        )
-        return invoke_model(self.llm, [HumanMessage(prompt)], usage, self.callbacks).text.strip()
+    def _events(self, verbose: bool, extra: Sequence[RunObserver]) -> Broadcast:
+        """The run's observers, with the plain step trace on stderr when `verbose`."""
+        observers = [*self.observers, *extra]
+        if verbose:
+            observers.append(StepTrace(self.max_thought_steps))
+        return Broadcast(observers)
 
-    def _report(self, step: Step, verbose: bool) -> None:
+    def _report(self, step: Step, events: RunObserver) -> None:
         if self.on_step is not None:
             self.on_step(step)
-        if verbose:
-            print_step(step, self.max_thought_steps)
+        events.on_step(step)
 
+
+def _model_name(llm: BaseChatModel) -> str:
+    """The model's name as it reports it, for prices and memories."""
+    return str(getattr(llm, "model_name", None) or getattr(llm, "model", None) or type(llm).__name__)
+
+
+def toolbox_options(approver: Approver | None, tool_timeout: float | None) -> dict[str, Any]:
+    """Toolbox keywords for what was set: unset ones keep the toolbox's defaults; a timeout of 0 means none."""
+    options: dict[str, Any] = {}
+    if approver is not None:
+        options["approver"] = approver
+    if tool_timeout is not None:
+        options["timeout"] = tool_timeout if tool_timeout > 0 else None
+    return options

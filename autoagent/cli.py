@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from .commands.doctor import doctor
 from .commands.memory import memory
 from .commands.run import run
+from .commands.runs import runs
 from .settings import load_settings_files
 
 DEFAULT_COMMAND = "run"
@@ -29,6 +31,8 @@ def cli() -> None:
 
 cli.add_command(run)
 cli.add_command(memory)
+cli.add_command(runs)
+cli.add_command(doctor)
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
-"""One model call: counted in the run's usage; a failure of the model's service becomes our typed error."""
+"""One model call: retried while its failure may pass, counted in the run's usage; a failure of the model's
+service becomes our typed error."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from langchain_core.callbacks import Callbacks
@@ -10,17 +12,32 @@ from langchain_core.runnables import Runnable
 
 from .errors import AutoAgentError, ModelUnavailableError
 from .llm import describe_model_error
+from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
 from .steps import Usage
 
 
 def invoke_model(
-    model: Runnable[Any, BaseMessage], messages: list[BaseMessage], usage: Usage, callbacks: Callbacks = None
+    model: Runnable[Any, BaseMessage],
+    messages: list[BaseMessage],
+    usage: Usage,
+    callbacks: Callbacks = None,
+    *,
+    retry: RetryPolicy | None = DEFAULT_RETRY,
+    on_retry: Callable[[str], None] | None = None,
 ) -> BaseMessage:
-    """Call the model and count its usage; a failure of the model's service is our error, not the model's."""
+    """Call the model and count its usage, retrying rate limits, server errors and dropped connections under
+    `retry` (None: one attempt); `on_retry` hears each retry (None: logged). Our error when it cannot answer."""
     try:
-        message = model.invoke(messages, config={"callbacks": callbacks})
+        message = call_with_retries(
+            lambda: model.invoke(messages, config={"callbacks": callbacks}), retry or NO_RETRY, on_retry
+        )
     except AutoAgentError:
         raise
+    except RetriesExhaustedError as exhausted:
+        reason = describe_model_error(exhausted.error)
+        if exhausted.attempts > 1:
+            reason += f"; gave up after {exhausted.attempts} attempts over {exhausted.seconds:.1f} s"
+        raise ModelUnavailableError(reason) from exhausted.error
     except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
         raise ModelUnavailableError(describe_model_error(err)) from err
     usage.add(message)

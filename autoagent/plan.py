@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import json_repair
 from langchain_core.callbacks import Callbacks
@@ -14,13 +15,18 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from .agent import DEFAULT_ROLE
+from .agent import DEFAULT_ROLE, toolbox_options
+from .errors import AutoAgentError, ConfigurationError
+from .events import Broadcast, RunObserver
 from .model_call import invoke_model
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason
 from .toolbox import Toolbox
 from .trace import print_step
+
+if TYPE_CHECKING:
+    from .approval import Approver
 
 
 class PlanError(ValueError):
@@ -29,6 +35,8 @@ class PlanError(ValueError):
 
 class PlanAndExecute:
     """The design for small local models: one model call plans the chain, the tools do the rest."""
+
+    resumable = False  # a plan is made from the start
 
     def __init__(
         self,
@@ -43,9 +51,13 @@ class PlanAndExecute:
         callbacks: Callbacks = None,
         on_step: Callable[[Step], None] | None = None,
         on_plan: Callable[[list[str]], None] | None = None,
+        observers: Sequence[RunObserver] = (),
+        approver: Approver | None = None,
+        tool_timeout: float | None = None,
     ) -> None:
         self.llm = llm
-        self.toolbox = Toolbox(tools)
+        self.toolbox = Toolbox(tools, **toolbox_options(approver, tool_timeout))
+        self.observers = list(observers)
         self.prompts = PromptTemplateBuilder(prompts_path, lang)
         self.identity = {"ai_name": agent_name, "ai_role": agent_role}
         self.max_thought_steps = max_thought_steps
@@ -58,20 +70,37 @@ class PlanAndExecute:
         """Run `task`; the last tool's output is the answer."""
         return self.execute(task, verbose=verbose).answer
 
-    def execute(self, task: str, verbose: bool = False) -> RunResult:
+    def execute(
+        self,
+        task: str,
+        verbose: bool = False,
+        *,
+        observers: Sequence[RunObserver] = (),
+        resume: Sequence[Step] = (),
+        run_id: str = "",
+    ) -> RunResult:
         """Plan, show the plan, then run it; a failing step stops the run with a report."""
-        result = self.last_run = RunResult(task=task)
+        if resume:
+            raise ConfigurationError("a plan-mode run cannot be resumed: it plans from the start")
+        result = self.last_run = RunResult(task=task, run_id=run_id)
+        events = Broadcast([*self.observers, *observers])
         started = time.monotonic()
+        events.on_run_start(result, self.max_thought_steps)
         try:
+            events.on_thinking(1, self.max_thought_steps)
             plan = self._plan(task, result)
             if plan is not None:
-                self._show(plan, verbose)
-                self._follow(plan, task, result, verbose)
+                self._show(plan, verbose, events)
+                self._follow(plan, task, result, verbose, events)
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
             raise
+        except AutoAgentError as err:
+            result.stop_reason, result.stop_detail = StopReason.ERROR, str(err)
+            raise
         finally:
             result.seconds = time.monotonic() - started
+            events.on_run_end(result)
         return result
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
@@ -106,13 +135,14 @@ class PlanAndExecute:
             raise PlanError(f"it has {len(names)} steps, more than the limit of {self.max_thought_steps}")
         return [tool.name for tool in map(self.toolbox.find, names) if tool is not None]
 
-    def _show(self, plan: list[str], verbose: bool) -> None:
+    def _show(self, plan: list[str], verbose: bool, events: RunObserver) -> None:
+        events.on_plan(plan)
         if self.on_plan is not None:
             self.on_plan(plan)
         if verbose:
             print(f"[plan] {' -> '.join(plan)}", file=sys.stderr, flush=True)
 
-    def _follow(self, plan: list[str], task: str, result: RunResult, verbose: bool) -> None:
+    def _follow(self, plan: list[str], task: str, result: RunResult, verbose: bool, events: RunObserver) -> None:
         value = task
         for number, name in enumerate(plan, start=1):
             started = time.monotonic()
@@ -124,6 +154,7 @@ class PlanAndExecute:
             result.steps.append(step)
             if self.on_step is not None:
                 self.on_step(step)
+            events.on_step(step)
             if verbose:
                 print_step(step, len(plan))
             if not outcome.success:

@@ -27,6 +27,7 @@ class StopReason(str, Enum):
     LOOP_DETECTED = "loop_detected"
     UNPARSEABLE = "unparseable"
     STEP_FAILED = "step_failed"
+    BUDGET = "budget"
     ERROR = "error"
     INTERRUPTED = "interrupted"
 
@@ -38,6 +39,7 @@ class StopReason(str, Enum):
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
             StopReason.STEP_FAILED: "a step of the plan failed",
+            StopReason.BUDGET: "a budget was spent",
             StopReason.ERROR: "the model or a service it needs failed",
             StopReason.INTERRUPTED: "the run was interrupted",
         }[self]
@@ -54,6 +56,8 @@ class Step:
     observation: str
     success: bool = True
     seconds: float = 0.0
+    input_tokens: int = 0  # sent to the model for this step (reported, else estimated)
+    output_tokens: int = 0
 
     @property
     def action(self) -> Action | None:
@@ -68,6 +72,8 @@ class Usage:
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    estimated: bool = False  # some call reported no usage, so its tokens were estimated
+    cost_usd: float | None = None  # None when the model's price is unknown
 
     @property
     def total_tokens(self) -> int:
@@ -88,6 +94,7 @@ class RunResult:
     """Everything about a finished or stopped run, inspectable from Python."""
 
     task: str
+    run_id: str = ""  # the transcript's id, `autoagent --resume` takes it
     answer: str = ""
     stop_reason: StopReason = StopReason.INTERRUPTED
     stop_detail: str = ""  # what exactly went wrong, when the reason alone does not say

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,9 +14,17 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
+from .approval import DENIED, Approver, is_read_only
 from .reply import FINISH, Action, describe_validation_error
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
+DEFAULT_TIMEOUT_SECONDS = 60.0
+TIMED_OUT = "{tool} timed out after {seconds:g} s; it may still be running in the background."
+_POLL_SECONDS = 0.1  # how often the wait for a tool wakes, so Ctrl-C is felt at once
+
+
+class _TimedOut(Exception):
+    """A tool ran past its time limit."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +64,33 @@ def _signature(tool: BaseTool) -> str:
 
 
 class Toolbox:
-    """The tools an agent may call, by name."""
+    """The tools an agent may call, by name; side-effecting calls go past `approver` (None: no approvals),
+    and every call is bounded by its time limit: `timeouts[name]`, else the tool's `metadata["timeout"]`,
+    else `timeout` (None: no limit)."""
 
-    def __init__(self, tools: Sequence[BaseTool], max_observation_chars: int = 2000) -> None:
+    def __init__(
+        self,
+        tools: Sequence[BaseTool],
+        max_observation_chars: int = 2000,
+        *,
+        approver: Approver | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT_SECONDS,
+        timeouts: Mapping[str, float | None] | None = None,
+    ) -> None:
         self.tools = {tool.name: tool for tool in tools}
         if FINISH.lower() in (name.lower() for name in self.tools):
             raise ValueError(f"a tool may not be named {FINISH}: that name ends the task")
         self.max_observation_chars = max_observation_chars
+        self.approver = approver
+        self.timeout = timeout
+        self.timeouts = dict(timeouts or {})
+        unknown = [name for name in self.timeouts if name not in self.tools]
+        if unknown:
+            raise ValueError(f"timeouts name unknown tool(s): {', '.join(unknown)}")
+        marked = [(tool.metadata or {})["timeout"] for tool in tools if "timeout" in (tool.metadata or {})]
+        for limit in [timeout, *self.timeouts.values(), *marked]:
+            if limit is not None and not limit > 0:
+                raise ValueError(f"a tool timeout must be a positive number of seconds or None, not {limit!r}")
 
     def describe(self) -> str:
         """One line per tool: its signature and description."""
@@ -74,8 +105,18 @@ class Toolbox:
         """The tool called `name`, also in another letter case (models often capitalise)."""
         return self.tools.get(name) or self._by_folded_name(name)
 
+    def timeout_for(self, tool: BaseTool) -> float | None:
+        """The seconds `tool` may run: `timeouts[name]`, else its metadata's "timeout", else the default."""
+        if tool.name in self.timeouts:
+            return self.timeouts[tool.name]
+        metadata = tool.metadata or {}
+        if "timeout" in metadata:
+            return metadata["timeout"]
+        return self.timeout
+
     def run(self, action: Action, callbacks: Callbacks = None) -> ToolResult:
-        """Run `action`; an unknown tool, bad arguments or a failing tool give a failed ToolResult."""
+        """Run `action`; an unknown tool, bad arguments, a refused approval, a failing tool or one that runs
+        past its time limit give a failed ToolResult."""
         tool = self.find(action.name)
         if tool is None:
             available = ", ".join([*self.tools, FINISH])
@@ -83,13 +124,49 @@ class Toolbox:
         problem = self._check_args(tool, action.args)
         if problem:
             return ToolResult(f"Invalid arguments for {tool.name}: {problem}.", success=False)
+        if self.approver is not None and not is_read_only(tool):
+            verdict = self.approver.review(tool.name, action.args)
+            if not verdict.allowed:
+                return ToolResult(verdict.observation or DENIED, success=False)
+        limit = self.timeout_for(tool)
         try:
-            output = tool.invoke(self._tool_input(tool, action.args), config={"callbacks": callbacks})
+            output = self._invoke(tool, self._tool_input(tool, action.args), callbacks, limit)
+        except _TimedOut:
+            return ToolResult(TIMED_OUT.format(tool=tool.name, seconds=limit), success=False)
         except Exception as err:  # a failing tool is the model's observation, not our crash
             message = truncate(str(err), ERROR_CHARS)
             return ToolResult(f"{tool.name} failed: {type(err).__name__}: {message}", success=False)
         text = output if isinstance(output, str) else getattr(output, "content", output)
         return ToolResult(truncate(str(text), self.max_observation_chars))
+
+    @staticmethod
+    def _invoke(tool: BaseTool, tool_input: str | dict[str, Any], callbacks: Callbacks, limit: float | None) -> Any:
+        """The tool's output, raising what it raised; _TimedOut when it runs past `limit` seconds."""
+        config: Any = {"callbacks": callbacks}
+        if limit is None:
+            return tool.invoke(tool_input, config=config)
+        outcome: list[tuple[bool, Any]] = []
+        context = contextvars.copy_context()  # the caller's LangChain run context goes along
+
+        def work() -> None:
+            try:
+                outcome.append((True, context.run(tool.invoke, tool_input, config=config)))
+            except BaseException as err:  # everything goes back to the caller's thread, Ctrl-C included
+                outcome.append((False, err))
+
+        # A daemon thread: a hung tool must not keep the program from exiting (pool workers would).
+        worker = threading.Thread(target=work, name=f"tool-{tool.name}", daemon=True)
+        deadline = time.monotonic() + limit
+        worker.start()
+        while worker.is_alive():  # short joins, so KeyboardInterrupt reaches this thread
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _TimedOut
+            worker.join(min(left, _POLL_SECONDS))
+        succeeded, value = outcome[0]
+        if not succeeded:
+            raise value
+        return value
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""

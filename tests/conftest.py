@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.fake_openai import fake_openai  # noqa: F401
+
 _real_connect = socket.socket.connect
 
 
@@ -35,8 +37,17 @@ def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
         if name.startswith(("AUTOAGENT_", "OPENAI_")):
             monkeypatch.delenv(name)
     monkeypatch.setenv("AUTOAGENT_HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.setenv("AUTOAGENT_RETRY_BASE_DELAY", "0.01")  # retried model calls wait milliseconds, not seconds
     monkeypatch.setattr(socket.socket, "connect", _loopback_only)
     yield
+
+
+@pytest.fixture
+def isolated_home() -> Path:
+    """This test's private AUTOAGENT_HOME."""
+    import os
+
+    return Path(os.environ["AUTOAGENT_HOME"])
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -63,9 +64,10 @@ def test_one_shot_answer_on_stdout_trace_on_stderr(backend: FakeBackend, tmp_pat
     assert "observation: 7006669" in result.stderr
 
 
-def test_quiet_prints_only_the_answer(backend: FakeBackend) -> None:
+def test_quiet_prints_the_answer_and_only_a_summary_line(backend: FakeBackend) -> None:
     result = invoke(["--quiet", "hi"], [act("FINISH"), "hello"], backend)
-    assert result.exit_code == 0 and result.stdout == "hello\n" and result.stderr == ""
+    assert result.exit_code == 0 and result.stdout == "hello\n"
+    assert re.fullmatch(r"finished · 1 step · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
 
 
 def test_words_of_the_task_are_joined(backend: FakeBackend) -> None:
@@ -236,13 +238,14 @@ def test_protocol_flag_selects_react(backend: FakeBackend, monkeypatch: pytest.M
 def test_mode_plan_shows_the_plan_and_pipes_the_tools(backend: FakeBackend) -> None:
     result = invoke(["--mode", "plan", "2*21"], ['["calculator"]', '{"expression": "2*21"}'], backend)
     assert result.exit_code == 0 and result.stdout == "42\n"
-    assert "[plan] calculator" in result.stderr
+    assert "[plan]\n  1. calculator\n" in result.stderr
 
 
 def test_mode_plan_failing_step_exits_non_zero_with_the_report(backend: FakeBackend) -> None:
     result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]', '{"expression": "2+"}'], backend)
     assert result.exit_code == exit_codes.NOT_FINISHED
-    assert result.stderr.startswith("stopped: a step of the plan failed: step 1 (calculator): calculator failed:")
+    assert "\nstopped: a step of the plan failed: step 1 (calculator): calculator failed:" in result.stderr
+    assert "--resume" not in result.stderr  # a plan-mode run starts over
 
 
 def test_memory_is_remembered_then_recalled_by_a_later_run(
@@ -283,7 +286,7 @@ def test_choices_match_what_the_code_accepts() -> None:
 def test_ctrl_c_in_a_one_shot_run_exits_130(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
     from autoagent.agent import AutoGPT
 
-    def interrupted(self: AutoGPT, task: str, verbose: bool = False) -> None:
+    def interrupted(self: AutoGPT, task: str, verbose: bool = False, **options: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(AutoGPT, "execute", interrupted)
@@ -299,11 +302,11 @@ def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
     real_execute = AutoGPT.execute
     calls = []
 
-    def first_interrupted(self: AutoGPT, task: str, verbose: bool = False):  # type: ignore[no-untyped-def]
+    def first_interrupted(self: AutoGPT, task: str, verbose: bool = False, **options):  # type: ignore[no-untyped-def]
         calls.append(task)
         if len(calls) == 1:
             raise KeyboardInterrupt
-        return real_execute(self, task, verbose)
+        return real_execute(self, task, verbose, **options)
 
     monkeypatch.setattr(AutoGPT, "execute", first_interrupted)
     result = invoke(["--quiet"], [act("FINISH"), "second answer"], backend, stdin="first\nsecond\nquit\n")

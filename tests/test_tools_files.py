@@ -291,3 +291,42 @@ def test_a_file_in_the_way_of_new_folders_is_named(tools: dict[str, BaseTool]) -
         tools["write_file"].invoke({"path": "a.txt/b.txt", "content": "B"})
     with pytest.raises(ValueError, match=re.escape("'a.txt' is a file, not a folder")):
         tools["copy_file"].invoke({"source": "a.txt", "destination": "a.txt/c/d.txt"})
+
+
+@pytest.mark.parametrize("path", [" ../outside/secret.txt", "a/./../../outside/secret.txt", "..", "~root/.bashrc"])
+def test_disguised_escapes_are_refused(tools: dict[str, BaseTool], workspace: Path, outside: Path, path: str) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    before = _snapshot(workspace.parent)
+    _attempt_everything(tools, path)
+    assert _snapshot(workspace.parent) == before
+
+
+def test_relative_and_chained_symlinks_out_are_refused(
+    tools: dict[str, BaseTool], workspace: Path, outside: Path
+) -> None:
+    tools["write_file"].invoke({"path": "inside.txt", "content": "in"})
+    (workspace / "up").symlink_to("../outside", target_is_directory=True)
+    (workspace / "chain").symlink_to("up", target_is_directory=True)
+    (workspace / "relative.txt").symlink_to("../outside/secret.txt")
+    before = _snapshot(outside)
+    for path in ["up", "chain/secret.txt", "chain/new.txt", "relative.txt"]:
+        _attempt_everything(tools, path)
+    assert _snapshot(outside) == before
+    assert sorted(os.listdir(outside)) == ["secret.txt"]
+
+
+def test_escapes_through_the_toolbox_are_observations(workspace: Path, outside: Path) -> None:
+    from autoagent.approval import Approver
+    from autoagent.reply import Action
+    from autoagent.toolbox import Toolbox
+
+    toolbox = Toolbox(file_tools(workspace), approver=Approver(auto_approve=True))
+    written = toolbox.run(Action(name="write_file", args={"path": "../outside/secret.txt", "content": "pwned"}))
+    assert not written.success
+    refusal = "OutsideWorkspaceError: path '../outside/secret.txt' is outside the workspace"
+    assert written.content == f"write_file failed: {refusal}"
+    (workspace / "link.txt").symlink_to(outside / "secret.txt")
+    read = toolbox.run(Action(name="read_file", args={"path": "link.txt"}))
+    refusal = "OutsideWorkspaceError: path 'link.txt' is outside the workspace"
+    assert (read.success, read.content) == (False, f"read_file failed: {refusal}")
+    assert (outside / "secret.txt").read_text() == "top secret"

@@ -1,4 +1,4 @@
-"""Built-in tools: calculator, dates, sandboxed workspace files, and the web."""
+"""Built-in tools: calculator, dates, sandboxed workspace files, the web, and (when allowed) a shell."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from langchain_core.tools import BaseTool
 from .calculator import calculator
 from .dates import calendar, current_datetime, make_calendar_tool, make_current_datetime_tool
 from .files import file_tools
+from .shell import SHELL_TIMEOUT_SECONDS, make_shell_tool
 from .web import BrowserMode, web_tools
 from .workspace import OutsideWorkspaceError, Workspace
 
@@ -23,14 +24,22 @@ __all__ = [
     "file_tools",
     "make_calendar_tool",
     "make_current_datetime_tool",
+    "make_shell_tool",
     "web_tools",
 ]
 
 
 def default_tools(
-    workspace: Path, embeddings: Embeddings | None = None, *, browser: BrowserMode = "auto"
+    workspace: Path,
+    embeddings: Embeddings | None = None,
+    *,
+    browser: BrowserMode = "auto",
+    allow_shell: bool = False,
+    shell_timeout: float = SHELL_TIMEOUT_SECONDS,
 ) -> list[BaseTool]:
     """Every built-in tool, the file tools confined to `workspace`; the web tools too when `embeddings`
-    are given (they rank a page's passages)."""
+    are given (they rank a page's passages); the shell, running in `workspace`, only when `allow_shell`."""
     tools = [calculator, calendar, current_datetime, *file_tools(workspace)]
+    if allow_shell:
+        tools.append(make_shell_tool(workspace, timeout=shell_timeout))
     return [*tools, *web_tools(embeddings, browser=browser)] if embeddings is not None else tools

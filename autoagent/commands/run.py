@@ -1,7 +1,9 @@
-"""`autoagent [run]`: one task from the arguments, or an interactive REPL without them."""
+"""`autoagent [run]`: one task from the arguments, a resumed run, or an interactive REPL without them."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -9,19 +11,24 @@ import click
 
 from .. import __version__
 from .. import exit_codes as codes
+from ..config import Settings
 from ..errors import AutoAgentError
+from .run_options import run_options
 
 if TYPE_CHECKING:
     from ..agent import AutoGPT
     from ..plan import PlanAndExecute
+    from ..transcript import Transcript
 
     Agent = AutoGPT | PlanAndExecute
 
 EPILOG = f"""\b
 Exit codes: {codes.OK} the task finished; {codes.ERROR} a configuration or model error;
-{codes.USAGE} bad usage; {codes.NOT_FINISHED} the run stopped before finishing (step limit,
+{codes.USAGE} bad usage; {codes.NOT_FINISHED} the run stopped before finishing (step limit, budget,
 loop, unparseable replies); {codes.INTERRUPTED} interrupted with Ctrl-C.
+Budgets apply to each invocation: a resumed run gets them afresh.
 Settings also load from ./api_keys.env and $AUTOAGENT_HOME/api_keys.env.
+Each run is written to $AUTOAGENT_HOME/runs/<run-id>.jsonl (see `autoagent runs`).
 """
 
 
@@ -42,123 +49,113 @@ class TaskCommand(click.Command):
 
 @click.command("run", cls=TaskCommand, epilog=EPILOG, context_settings={"show_default": True})
 @click.argument("task", nargs=-1)
-@click.option("-m", "--model", envvar="AUTOAGENT_MODEL", show_envvar=True,
-              help="openai:<name>, local, or local:/path/to/model.gguf. "
-                   "[default: openai:gpt-4o-mini when OPENAI_API_KEY is set, else local]")
-@click.option("--base-url", envvar=["AUTOAGENT_BASE_URL", "OPENAI_BASE_URL"], show_envvar=True,
-              help="Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=10, envvar="AUTOAGENT_MAX_STEPS",
-              show_envvar=True, help="Most thought/action steps a run may take.")
-@click.option("--memory-window", type=click.IntRange(min=1), default=5, envvar="AUTOAGENT_MEMORY_WINDOW",
-              show_envvar=True, help="How many recent steps the prompt shows the model.")
-@click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), default=Path("workspace"),
-              envvar="AUTOAGENT_WORKSPACE", show_envvar=True,
-              help="Directory the file tools are confined to (created when needed).")
-@click.option("--prompts-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              envvar="AUTOAGENT_PROMPTS_DIR", show_envvar=True,
-              help="Directory of .templ files overriding any of the packaged prompts.")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", envvar="AUTOAGENT_LANG",
-              show_envvar=True, help="Language of the packaged prompts.")
-@click.option("--name", default="AutoAgent", envvar="AUTOAGENT_NAME", show_envvar=True,
-              help="The agent's name in its prompt.")
-@click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
-              help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
-                   "with tools.]")
-@click.option("--protocol", type=click.Choice(["json", "tools", "react"]), default="json",
-              envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
-              help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
-                   "function calling; finishes with final_answer), react (Thought / Action / Action Input text).")
-@click.option("--mode", type=click.Choice(["loop", "plan"]), default="loop", envvar="AUTOAGENT_MODE",
-              show_envvar=True,
-              help="loop: think, act and observe each step; plan: plan the whole tool chain first, show it, then "
-                   "run it, each tool's output becoming the next tool's input.")
-@click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
-              envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
-              help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or compact "
-                   "(one sentence); auto is compact for the local model, full otherwise.")
-@click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
-              help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory).")
-@click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
-              help="Show each step (thought, action, observation) on stderr.")
+@run_options
 @click.version_option(__version__, "--version", prog_name="autoagent")
 @click.pass_context
-def run(ctx: click.Context, task: tuple[str, ...], **options: Any) -> None:
+def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_output: bool, verbose: bool,
+        **options: Any) -> None:
     """Run TASK with an autonomous agent and print its answer; with no TASK, start a REPL.
 
     The answer goes to stdout and the step trace to stderr, so
     `autoagent "task" > answer.txt` keeps just the answer.
     """
-    verbose = bool(options["verbose"])
-    from_environment = ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT
+    settings = settings_from_options(options)
+    resumed = None
+    if resume:
+        if task:
+            raise click.UsageError("give a TASK or --resume ID, not both")
+        resumed = _resumable(resume)
+        given = {name for name in options if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+        settings = Settings.from_record({**resumed.settings, **{name: getattr(settings, name) for name in given}})
+    if ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT and not (
+        settings.resolved_model().startswith("openai:")
+    ):
+        settings.base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     try:
-        agent = build_agent(options, base_url_from_environment=from_environment)
+        from ..config import build_agent
+
+        agent = build_agent(settings)
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         ctx.exit(codes.INTERRUPTED)
+    if resumed is not None:
+        ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, json_output=json_output, resumed=resumed))
     if not task:
         from ..repl import run_repl
 
-        run_repl(agent, verbose=verbose)
+        run_repl(agent, verbose=verbose, model_spec=settings.resolved_model(),
+                 run_task=lambda line: run_once(agent, line, verbose, settings=settings))
         return
-    ctx.exit(run_once(agent, " ".join(task), verbose=verbose))
+    ctx.exit(run_once(agent, " ".join(task), verbose, settings=settings, json_output=json_output))
 
 
-def build_agent(options: dict[str, Any], base_url_from_environment: bool = False) -> Agent:
-    """The agent the options describe: model, built-in tools, prompts and limits."""
-    from ..agent import DEFAULT_ROLE, AutoGPT
-    from ..llm import default_model_spec, load_chat_model
-    from ..llm.embeddings import load_embeddings
-    from ..plan import PlanAndExecute
-    from ..tools import default_tools
+def settings_from_options(options: dict[str, Any]) -> Settings:
+    """The Settings the command-line options describe."""
+    from ..plugins import parse_tool_names
 
-    spec = options["model"] or default_model_spec()
-    base_url = options["base_url"]
-    if base_url_from_environment and not spec.startswith("openai:"):
-        base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
-    llm = load_chat_model(spec, base_url=base_url)
-    common = {
-        "llm": llm,
-        "tools": default_tools(Path(str(options["workspace"])), load_embeddings(spec, base_url=base_url)),
-        "prompts_path": options["prompts_dir"],
-        "agent_name": options["name"],
-        "agent_role": options["role"] or DEFAULT_ROLE,
-        "max_thought_steps": options["max_steps"],
-        "lang": options["lang"],
-    }
-    if options["mode"] == "plan":
-        return PlanAndExecute(**common)
-    thoughts = options["thoughts"]
-    memory = None
-    if options["use_memory"]:
-        from ..memory.long_term import LongTermMemory
-        from ..prompts import PromptTemplateBuilder
-
-        prompts = PromptTemplateBuilder(options["prompts_dir"], options["lang"])
-        memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
-    return AutoGPT(
-        **common,
-        long_term_memory=memory,
-        memory_window=options["memory_window"],
-        compact_thoughts=thoughts == "compact" or (thoughts == "auto" and spec.startswith("local")),
-        protocol=options["protocol"],
-    )
+    names = {item.name for item in fields(Settings)}
+    values = {name: value for name, value in options.items() if name in names}
+    values["tools"] = parse_tool_names(options.get("tools"))
+    values["tools_modules"] = [Path(path) for path in options.get("tools_modules") or ()]
+    return Settings(**values)
 
 
-def run_once(agent: Agent, task: str, verbose: bool) -> int:
-    """Run one task: the answer to stdout, the reason to stderr when it did not finish; the exit code."""
+def _resumable(run_id: str) -> Transcript:
+    """The stopped run `--resume` names; one readable line when there is none to continue."""
+    from ..transcript import load_transcript
+
     try:
-        result = agent.execute(task, verbose=verbose)
+        transcript = load_transcript(run_id)
+    except AutoAgentError as err:
+        raise click.ClickException(str(err)) from err
+    if not transcript.resumable:
+        raise click.ClickException(f"run {transcript.run_id} finished its task; there is nothing to resume")
+    if transcript.settings.get("mode") == "plan":
+        raise click.ClickException(f"run {transcript.run_id} ran in plan mode, which cannot be resumed")
+    return transcript
+
+
+def run_once(
+    agent: Agent,
+    task: str,
+    verbose: bool,
+    *,
+    settings: Settings | None = None,
+    json_output: bool = False,
+    resumed: Transcript | None = None,
+) -> int:
+    """Run one task with the terminal display and a transcript: the answer (or JSON) to stdout, the exit code."""
+    from ..display import TerminalDisplay, print_answer
+    from ..transcript import TranscriptWriter
+
+    display = TerminalDisplay(show_steps=verbose and not json_output)
+    record = (settings or Settings()).to_record()
+    writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
+    observers = [display, writer]
+    try:
+        if resumed is not None:
+            result = agent.execute(task, observers=observers, resume=resumed.steps, run_id=resumed.run_id)
+        else:
+            result = agent.execute(task, observers=observers)
     except KeyboardInterrupt:
-        click.echo("\ninterrupted: the run was stopped", err=True)
+        click.echo("interrupted: the run was stopped; its transcript is kept (autoagent runs list)", err=True)
         return codes.INTERRUPTED
     except AutoAgentError as err:
         click.echo(f"Error: {err}", err=True)
         return codes.ERROR
-    if result.answer:
-        click.echo(result.answer)
+    finally:
+        display.close()
+    if json_output:
+        from ..report import run_to_json
+
+        click.echo(json.dumps(run_to_json(result), ensure_ascii=False))
+    elif result.answer:
+        print_answer(result.answer)
     if not result.finished:
-        click.echo(f"stopped: {result.describe_stop()}", err=True)
+        resumable = result.run_id and getattr(agent, "resumable", False)
+        hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
+        click.echo(f"stopped: {result.describe_stop()}{hint}", err=True)
         return codes.NOT_FINISHED
     return codes.OK

@@ -74,14 +74,37 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
 
 def describe_model_error(err: Exception) -> str:
     """One line saying why a model call failed and what to check, for any backend's exception."""
+    from autoagent.retry import http_status, status_code
+
     kind = type(err).__name__
-    line = f"the model call failed: {kind}: {' '.join(str(err).split())}"
-    if "Authentication" in kind or "PermissionDenied" in kind:
-        return f"{line} (check OPENAI_API_KEY)"
+    status = status_code(err)
+    if status is not None:
+        line = f"the model call failed: {http_status(status)}: {_server_message(err)}"
+    else:
+        line = f"the model call failed: {kind}: {' '.join(str(err).split())}"
+    if status == 401 or "Authentication" in kind:
+        return f"{line} (the server refused the API key: check OPENAI_API_KEY)"
+    if status == 403 or "PermissionDenied" in kind:
+        return f"{line} (the API key may not use this model: check OPENAI_API_KEY)"
     if "Connection" in kind or "Timeout" in kind or isinstance(err, (ConnectionError, TimeoutError)):
         return f"{line} (is the server running? check --base-url / OPENAI_BASE_URL)"
-    if "NotFound" in kind:
+    if status == 404 or "NotFound" in kind:
         return f"{line} (check the model name in --model)"
     if "context window" in line or "context length" in line or "context_length" in line:
         return f"{line} (the prompt is too long for the model: lower --memory-window or shorten the task)"
+    if status == 429:
+        return f"{line} (rate-limited or out of quota: wait, or check the account's plan)"
+    if status is not None and status >= 500:
+        return f"{line} (the model's server failed: try again later)"
     return line
+
+
+def _server_message(err: Exception) -> str:
+    """The message in an OpenAI-style error body ({"error": {"message": ...}}), else the exception's text."""
+    body = getattr(err, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = inner.get("message") if isinstance(inner, dict) else inner
+        if isinstance(message, str) and message.strip():
+            return " ".join(message.split())
+    return " ".join(str(err).split())

@@ -107,6 +107,12 @@ class ChatLocalLlama(BaseChatModel):
                 _MODELS[key] = (_open_llama(*key), threading.Lock())
             return _MODELS[key]
 
+    def count_prompt_tokens(self, messages: Sequence[BaseMessage]) -> int:
+        """The exact token count of `messages` under this model's vocabulary, plus ChatML's per-message framing."""
+        llama = self.llama()
+        framing = 5  # <|im_start|>role\n ... <|im_end|>\n
+        return sum(len(llama.tokenize(message.text.encode("utf-8"), add_bos=False)) + framing for message in messages)
+
     def _call_params(self, stop: list[str] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Arguments for `create_chat_completion`; kwargs (e.g. response_format) override the defaults."""
         params: dict[str, Any] = {

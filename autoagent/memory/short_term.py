@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..reply import Action
 from ..steps import Step, StepKind
+from ..toolbox import truncate
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
 
@@ -20,6 +22,8 @@ class ShortTermMemory:
         if window < 1:
             raise ValueError("the short-term memory window must hold at least one step")
         self._steps: deque[Step] = deque(maxlen=window)
+        self.omitted = 0  # steps left out to fit the model's context window (see `trimmed`)
+        self.shortened = False  # observations cut to fit it
 
     def add(self, step: Step) -> None:
         """Remember a step, forgetting the oldest one when the window is full."""
@@ -30,6 +34,26 @@ class ShortTermMemory:
 
     def __len__(self) -> int:
         return len(self._steps)
+
+    def trimmed(self, keep: int, observation_chars: int | None = None) -> ShortTermMemory:
+        """A copy holding only the newest `keep` steps, observations cut to `observation_chars`, to fit a
+        context window; the rendering says what was left out."""
+        kept = list(self._steps)[-keep:] if keep > 0 else []
+        copy = ShortTermMemory(max(len(kept), 1))
+        for step in kept:
+            observation = step.observation
+            if observation_chars is not None and len(observation) > observation_chars:
+                observation = truncate(observation, observation_chars)
+                copy.shortened = True
+            copy.add(replace(step, observation=observation))
+        copy.omitted = self.omitted + len(self._steps) - len(kept)
+        return copy
+
+    def trim_note(self, builder: PromptTemplateBuilder) -> str:
+        """What the model is told about steps left out or cut to fit its context window; empty when none."""
+        if not (self.omitted or self.shortened):
+            return ""
+        return builder.render("memory_trimmed", omitted=str(self.omitted)).strip()
 
     def earlier(self, action: Action) -> list[Step]:
         """Steps in the window that ran or attempted the same action with the same arguments."""
@@ -44,7 +68,7 @@ class ShortTermMemory:
 
     def render(self, builder: PromptTemplateBuilder, template_name: str = "memory_step") -> str:
         """The window as prompt text, one block per step from `template_name`.templ."""
-        if not self._steps:
+        if not self._steps and not self.omitted:
             return builder.render("empty_memory").strip()
         template = builder.build(template_name)
         blocks = []
@@ -64,4 +88,5 @@ class ShortTermMemory:
                     observation=step.observation,
                 ).strip()
             )
-        return "\n".join(blocks)
+        note = self.trim_note(builder)
+        return "\n".join([note, *blocks] if note else blocks)

@@ -49,6 +49,10 @@ class Protocol(ABC):
         None where the model or the protocol offers no such thing."""
         return None
 
+    def fixed_tokens(self) -> int:
+        """Tokens the model receives beside the messages each call (bound tool schemas)."""
+        return 0
+
     @abstractmethod
     def messages(self, turn: Turn) -> list[BaseMessage]:
         """The messages for this step."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -53,6 +54,12 @@ class ToolCallingProtocol(Protocol):
         self._rethink = prompts.render("tools_force_rethink").strip()
         self._schemas = [*(optional_arguments(tool) for tool in toolbox.tools.values()), FINAL_ANSWER_TOOL]
 
+    def fixed_tokens(self) -> int:
+        """The bound tool schemas, which reach the model beside the messages."""
+        from ..context import estimate_tokens
+
+        return estimate_tokens(json.dumps(self._schemas))
+
     def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
         """The model with every tool and `final_answer` bound."""
         try:
@@ -68,6 +75,9 @@ class ToolCallingProtocol(Protocol):
             "tools_task", task_description=turn.task, long_term_memory=turn.long_term_memory
         ).strip()
         messages: list[BaseMessage] = [SystemMessage(self._system), HumanMessage(task)]
+        note = turn.memory.trim_note(self.prompts)
+        if note:
+            messages.append(HumanMessage(note))
         for step in turn.memory:
             messages += self._exchange(step)
         if turn.rethink:

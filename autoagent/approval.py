@@ -1,0 +1,135 @@
+"""Approvals: a side-effecting action runs only when the user allows it (or ran with --yes)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from langchain_core.tools import BaseTool
+
+# What the model reads when an action was not run.
+NO_TERMINAL = (
+    "Not run: {tool} can change things, so it needs the user's approval, but there is no terminal to ask. "
+    "The user can rerun with --yes to allow such actions."
+)
+DENIED = "The user denied this action."
+FEEDBACK = "The user did not run this action and says: {feedback}"
+
+# What the user reads.
+ACTION_SHOWN = "\nThe agent wants to run {tool} with:\n{args}\n"
+QUESTION = (
+    "Allow? y = yes, y -N = yes to this and the next N actions, a = always allow {tool}, n = no, "
+    "or type feedback for the agent: "
+)
+SHOWN_VALUE_CHARS = 300  # a long argument (a file's content) is shortened in the question
+_YES = {"y", "yes"}
+_NO = {"n", "no"}
+_ALWAYS = {"a", "always"}
+_YES_TO_NEXT = re.compile(r"y(?:es)?\s*-\s*(\d+)")
+
+
+def is_read_only(tool: BaseTool) -> bool:
+    """Whether `tool` only reads: its metadata says `read_only: True` (or `side_effects: False`, as the
+    built-in tools say). A tool with no such marking counts as side-effecting and asks: the safe default."""
+    metadata = tool.metadata or {}
+    return metadata.get("read_only") is True or metadata.get("side_effects") is False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an action may run; when not, `observation` is what the model reads instead."""
+
+    allowed: bool
+    observation: str | None = None
+
+
+ALLOWED = Verdict(True)
+
+
+def _shorten(value: Any) -> Any:
+    """`value` with every long string cut, for showing arguments to the user."""
+    if isinstance(value, str) and len(value) > SHOWN_VALUE_CHARS:
+        return f"{value[:SHOWN_VALUE_CHARS]}... ({len(value) - SHOWN_VALUE_CHARS:,} more characters)"
+    if isinstance(value, dict):
+        return {key: _shorten(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shorten(item) for item in value]
+    return value
+
+
+def show_args(args: dict[str, Any]) -> str:
+    """The arguments as indented JSON, long values shortened; control characters stay escaped."""
+    return json.dumps(_shorten(args), ensure_ascii=False, indent=2, default=str)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is an open terminal someone can answer on."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # not a file, or closed
+        return False
+
+
+class Approver:
+    """Asks the user before each side-effecting action; `auto_approve` (--yes) allows everything.
+
+    Without a terminal to ask on, a side-effecting action is refused at once: never run silently, never a hang.
+    """
+
+    def __init__(
+        self, auto_approve: bool = False, input_stream: TextIO | None = None, output_stream: TextIO | None = None
+    ) -> None:
+        self.auto_approve = auto_approve
+        self._input = input_stream  # None: sys.stdin at the time of asking
+        self._output = output_stream  # None: sys.stderr, so stdout stays for the answer
+        self._approvals_left = 0  # from "y -N"
+        self._always: set[str] = set()  # tools allowed for the rest of the session
+
+    def review(self, tool_name: str, args: dict[str, Any]) -> Verdict:
+        """Whether the action may run: by policy, by an earlier answer, or by asking the user now."""
+        if self.auto_approve or tool_name in self._always:
+            return ALLOWED
+        if self._approvals_left > 0:
+            self._approvals_left -= 1
+            return ALLOWED
+        stream = self._input if self._input is not None else sys.stdin
+        if not _is_terminal(stream):
+            return Verdict(False, NO_TERMINAL.format(tool=tool_name))
+        return self._ask(tool_name, args, stream)
+
+    def _ask(self, tool_name: str, args: dict[str, Any], stream: TextIO) -> Verdict:
+        """Show the action and read answers until one is not empty; end of input denies."""
+        output = self._output if self._output is not None else sys.stderr
+        output.write(ACTION_SHOWN.format(tool=tool_name, args=show_args(args)))
+        while True:
+            output.write(QUESTION.format(tool=tool_name))
+            output.flush()
+            try:
+                line = stream.readline()
+            except OSError:  # the terminal went away
+                line = ""
+            if not line:  # end of input (Ctrl-D)
+                output.write("\n")
+                return Verdict(False, DENIED)
+            answer = line.strip()
+            if answer:
+                return self._judge(tool_name, answer)
+
+    def _judge(self, tool_name: str, answer: str) -> Verdict:
+        """The verdict one answer gives, remembering `y -N` and `a` for the actions to come."""
+        word = answer.lower()
+        if word in _YES:
+            return ALLOWED
+        if word in _NO:
+            return Verdict(False, DENIED)
+        if word in _ALWAYS:
+            self._always.add(tool_name)
+            return ALLOWED
+        more = _YES_TO_NEXT.fullmatch(word)
+        if more:
+            self._approvals_left = int(more.group(1))
+            return ALLOWED
+        return Verdict(False, FEEDBACK.format(feedback=answer))

@@ -1,0 +1,93 @@
+"""The options of `autoagent run`: each maps to a Settings field of the same name (or steers the run itself)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+_OPTIONS = [
+    click.option("-m", "--model", envvar="AUTOAGENT_MODEL", show_envvar=True,
+                 help="openai:<name>, local, or local:/path/to/model.gguf. "
+                      "[default: openai:gpt-4o-mini when OPENAI_API_KEY is set, else local]"),
+    click.option("--base-url", envvar=["AUTOAGENT_BASE_URL", "OPENAI_BASE_URL"], show_envvar=True,
+                 help="Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server)."),
+    click.option("--max-steps", type=click.IntRange(min=1), default=10, envvar="AUTOAGENT_MAX_STEPS",
+                 show_envvar=True, help="Most thought/action steps a run may take."),
+    click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), envvar="AUTOAGENT_MAX_SECONDS",
+                 show_envvar=True, help="Wall-time budget of a run, in seconds."),
+    click.option("--max-tokens", type=click.IntRange(min=1), envvar="AUTOAGENT_MAX_TOKENS", show_envvar=True,
+                 help="Token budget of a run: prompt plus completion, over all model calls."),
+    click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), envvar="AUTOAGENT_MAX_COST",
+                 show_envvar=True,
+                 help="Budget in USD, for models with a known price ($AUTOAGENT_HOME/prices.json adds prices)."),
+    click.option("--context-window", type=click.IntRange(min=512), envvar="AUTOAGENT_CONTEXT_WINDOW",
+                 show_envvar=True,
+                 help="Tokens the model's context holds; prompts are trimmed to fit. [default: known per model, "
+                      "else 8192]"),
+    click.option("--memory-window", type=click.IntRange(min=1), default=5, envvar="AUTOAGENT_MEMORY_WINDOW",
+                 show_envvar=True, help="How many recent steps the prompt shows the model."),
+    click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), default=Path("workspace"),
+                 envvar="AUTOAGENT_WORKSPACE", show_envvar=True,
+                 help="Directory the file tools (and the shell) work in; created when needed."),
+    click.option("--prompts-dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_PROMPTS_DIR", show_envvar=True,
+                 help="Directory of .templ files overriding any of the packaged prompts."),
+    click.option("--lang", type=click.Choice(["en", "zh"]), default="en", envvar="AUTOAGENT_LANG",
+                 show_envvar=True, help="Language of the packaged prompts."),
+    click.option("--name", default="AutoAgent", envvar="AUTOAGENT_NAME", show_envvar=True,
+                 help="The agent's name in its prompt."),
+    click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
+                 help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
+                      "with tools.]"),
+    click.option("--protocol", type=click.Choice(["json", "tools", "react"]), default="json",
+                 envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
+                 help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
+                      "function calling; finishes with final_answer), react (Thought / Action / Action Input "
+                      "text)."),
+    click.option("--mode", type=click.Choice(["loop", "plan"]), default="loop", envvar="AUTOAGENT_MODE",
+                 show_envvar=True,
+                 help="loop: think, act and observe each step; plan: plan the whole tool chain first, show it, "
+                      "then run it, each tool's output becoming the next tool's input."),
+    click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
+                 envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
+                 help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or "
+                      "compact (one sentence); auto is compact for the local model, full otherwise."),
+    click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
+                 help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
+    click.option("-y", "--yes", "--continuous", "yes", is_flag=True, envvar="AUTOAGENT_YES", show_envvar=True,
+                 help="Run side-effecting tools (writing, moving, deleting files, shell) without asking first. "
+                      "Without it they ask on a terminal, and are refused when there is none."),
+    click.option("--allow-shell", is_flag=True, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
+                 help="Offer the shell tool: a command in the workspace directory, with a timeout and an output "
+                      "cap (under approval unless --yes)."),
+    click.option("--tool-timeout", type=click.FloatRange(min=0), default=60.0, envvar="AUTOAGENT_TOOL_TIMEOUT",
+                 show_envvar=True,
+                 help="Seconds a tool call may take before it becomes a 'timed out' observation; 0: no limit."),
+    click.option("--tools", envvar="AUTOAGENT_TOOLS", show_envvar=True,
+                 help="Comma-separated names of the tools to enable (e.g. calculator,read_file). [default: all]"),
+    click.option("--tools-module", "tools_modules", multiple=True,
+                 type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 help="A Python file whose LangChain tools are added (repeatable)."),
+    click.option("--mcp", "mcp_config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_MCP", show_envvar=True,
+                 help="A JSON file of Model Context Protocol servers ({\"mcpServers\": {...}}) whose tools are added."),
+    click.option("--resume", metavar="ID",
+                 help="Continue a stopped, interrupted or killed run from its last completed step "
+                      "(IDs: autoagent runs list)."),
+    click.option("--json", "json_output", is_flag=True,
+                 help="Print one JSON object (answer, stop reason, steps, usage) instead of the answer."),
+    click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
+                 help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
+]
+
+
+def run_options(command: _F) -> _F:
+    """Apply every option of `autoagent run`, in the order --help lists them."""
+    for option in reversed(_OPTIONS):
+        command = option(command)
+    return command

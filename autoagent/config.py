@@ -1,0 +1,143 @@
+"""The settings object the CLI fills from its flags, and `build_agent`, which turns it into an agent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.callbacks import Callbacks
+    from langchain_core.tools import BaseTool
+
+    from .agent import AutoGPT
+    from .events import RunObserver
+    from .plan import PlanAndExecute
+
+    Agent = AutoGPT | PlanAndExecute
+
+
+@dataclass
+class Settings:
+    """Everything that shapes an agent; each field is the CLI flag of the same name."""
+
+    model: str | None = None  # openai:<name>, local, local:/path.gguf; None: the default for this machine
+    base_url: str | None = None
+    max_steps: int = 10
+    max_seconds: float | None = None
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    context_window: int | None = None  # tokens; None: what the model is known to hold
+    memory_window: int = 5
+    workspace: Path = Path("workspace")
+    prompts_dir: Path | None = None
+    lang: str = "en"
+    name: str = "AutoAgent"
+    role: str | None = None
+    protocol: str = "json"
+    mode: str = "loop"
+    thoughts: str = "auto"
+    use_memory: bool = True
+    yes: bool = False  # run side-effecting tools without asking
+    allow_shell: bool = False
+    tool_timeout: float | None = 60.0
+    tools: list[str] | None = None  # names of the tools to enable; None: all
+    tools_modules: list[Path] = field(default_factory=list)
+    mcp_config: Path | None = None
+
+    def resolved_model(self) -> str:
+        """The model spec in use: the configured one, else this machine's default."""
+        from .llm import default_model_spec
+
+        return self.model or default_model_spec()
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-ready settings, as a transcript stores them."""
+        record = asdict(self)
+        for key, value in record.items():
+            if isinstance(value, Path):
+                record[key] = str(value)
+            elif isinstance(value, list):
+                record[key] = [str(item) if isinstance(item, Path) else item for item in value]
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Settings:
+        """Settings back from `to_record` (unknown keys from other versions are ignored)."""
+        known = {item.name for item in fields(cls)}
+        values = {key: value for key, value in record.items() if key in known}
+        for key in ("workspace", "prompts_dir", "mcp_config"):
+            if values.get(key) is not None:
+                values[key] = Path(values[key])
+        values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
+        return cls(**values)
+
+
+def build_agent(
+    settings: Settings,
+    *,
+    observers: Sequence[RunObserver] = (),
+    callbacks: Callbacks = None,
+    extra_tools: Sequence[BaseTool] = (),
+) -> Agent:
+    """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
+    from .agent import DEFAULT_ROLE, AutoGPT
+    from .approval import Approver
+    from .budget import Budget
+    from .llm import load_chat_model
+    from .plan import PlanAndExecute
+
+    spec = settings.resolved_model()
+    base_url = settings.base_url if spec.startswith("openai:") else None
+    llm = load_chat_model(spec, base_url=base_url)
+    common: dict[str, Any] = {
+        "llm": llm,
+        "tools": _tools(settings, spec, base_url, extra_tools),
+        "prompts_path": settings.prompts_dir,
+        "agent_name": settings.name,
+        "agent_role": settings.role or DEFAULT_ROLE,
+        "max_thought_steps": settings.max_steps,
+        "lang": settings.lang,
+        "callbacks": callbacks,
+        "observers": observers,
+        "approver": Approver(auto_approve=settings.yes),
+        "tool_timeout": settings.tool_timeout,
+    }
+    if settings.mode == "plan":
+        return PlanAndExecute(**common)
+    memory = None
+    if settings.use_memory:
+        from .memory.long_term import LongTermMemory
+        from .prompts import PromptTemplateBuilder
+
+        prompts = PromptTemplateBuilder(settings.prompts_dir, settings.lang)
+        memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
+    budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
+    compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and spec.startswith("local"))
+    return AutoGPT(
+        **common,
+        long_term_memory=memory,
+        memory_window=settings.memory_window,
+        compact_thoughts=compact,
+        protocol=settings.protocol,
+        budget=budget,
+        context_window=settings.context_window,
+    )
+
+
+def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[BaseTool]) -> list[BaseTool]:
+    """Built-in tools, then the user's (modules, entry points, MCP servers), narrowed to `settings.tools`."""
+    from .llm.embeddings import load_embeddings
+    from .plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
+    from .tools import default_tools
+
+    embeddings = load_embeddings(spec, base_url=base_url)
+    groups = [default_tools(settings.workspace, embeddings, allow_shell=settings.allow_shell), entry_point_tools()]
+    groups += [load_tools_module(path) for path in settings.tools_modules]
+    if settings.mcp_config is not None:
+        from .mcp_tools import load_mcp_tools
+
+        groups.append(load_mcp_tools(settings.mcp_config))
+    tools = merge_tools(*groups, list(extra))
+    return select_tools(tools, settings.tools) if settings.tools else tools

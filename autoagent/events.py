@@ -1,0 +1,85 @@
+"""What a run tells the outside while it works: a display, a transcript or a UI subscribes to these."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .steps import RunResult, Step
+
+
+class RunObserver:
+    """Receives a run's events in order; override the ones you need (each does nothing by default).
+
+    start → (thinking → step)* → [warning]* → end. Observers must not raise: an observer's failure
+    is our bug, and it would stop the run.
+    """
+
+    def on_run_start(self, run: RunResult, max_steps: int) -> None:
+        """A run begins (`run.steps` already holds the steps of a resumed run)."""
+
+    def on_thinking(self, number: int, max_steps: int) -> None:
+        """The model is about to be called for step `number`."""
+
+    def on_plan(self, plan: list[str]) -> None:
+        """Plan mode only: the tool chain the model planned, before it runs."""
+
+    def on_step(self, step: Step) -> None:
+        """A step is complete: thought, action and observation."""
+
+    def on_warning(self, message: str) -> None:
+        """Something the user should know now (a budget at 80%, a retry)."""
+
+    def on_run_end(self, run: RunResult) -> None:
+        """The run ended (finished, stopped or interrupted); `run` holds the answer and usage."""
+
+
+class Broadcast(RunObserver):
+    """Forwards every event to several observers, in order."""
+
+    def __init__(self, observers: Sequence[RunObserver] = ()) -> None:
+        self.observers = list(observers)
+
+    def on_run_start(self, run: RunResult, max_steps: int) -> None:
+        for observer in self.observers:
+            observer.on_run_start(run, max_steps)
+
+    def on_thinking(self, number: int, max_steps: int) -> None:
+        for observer in self.observers:
+            observer.on_thinking(number, max_steps)
+
+    def on_plan(self, plan: list[str]) -> None:
+        for observer in self.observers:
+            observer.on_plan(plan)
+
+    def on_step(self, step: Step) -> None:
+        for observer in self.observers:
+            observer.on_step(step)
+
+    def on_warning(self, message: str) -> None:
+        if not self.observers:  # nobody to tell: the log still says it
+            logging.getLogger("autoagent").warning(message)
+        for observer in self.observers:
+            observer.on_warning(message)
+
+    def on_run_end(self, run: RunResult) -> None:
+        for observer in self.observers:
+            observer.on_run_end(run)
+
+
+class StepTrace(RunObserver):
+    """The plain step trace on stderr: what `verbose=True` shows."""
+
+    def __init__(self, max_steps: int) -> None:
+        self.max_steps = max_steps
+
+    def on_step(self, step: Step) -> None:
+        from .trace import print_step
+
+        print_step(step, self.max_steps)
+
+    def on_warning(self, message: str) -> None:
+        print(f"warning: {message}", file=sys.stderr, flush=True)

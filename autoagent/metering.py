@@ -1,0 +1,56 @@
+"""Model calls as a run makes them: counted, estimated where the model reports no usage, and priced."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.callbacks import Callbacks
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable
+
+from .budget import cost_of
+from .context import count_tokens, estimate_tokens
+from .model_call import invoke_model
+from .steps import Usage
+
+
+class Meter:
+    """Calls the model for a run and keeps its usage: tokens (reported, else estimated) and cost."""
+
+    def __init__(
+        self,
+        llm: Any,
+        usage: Usage,
+        price: tuple[float, float] | None,
+        callbacks: Callbacks = None,
+        on_retry: Callable[[str], None] | None = None,
+    ) -> None:
+        self.llm = llm
+        self.usage = usage
+        self.price = price
+        self.callbacks = callbacks
+        self.on_retry = on_retry
+        if price is not None and usage.cost_usd is None:
+            usage.cost_usd = cost_of(usage, price)
+
+    def count(self, messages: list[BaseMessage]) -> int:
+        """The prompt's size in tokens."""
+        return count_tokens(self.llm, messages)
+
+    def call(
+        self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage]
+    ) -> tuple[BaseMessage, tuple[int, int]]:
+        """The reply, and the (input, output) tokens this call used."""
+        before = (self.usage.input_tokens, self.usage.output_tokens)
+        reply = invoke_model(model, messages, self.usage, self.callbacks, on_retry=self.on_retry)
+        if getattr(reply, "usage_metadata", None):
+            tokens = (self.usage.input_tokens - before[0], self.usage.output_tokens - before[1])
+        else:  # the model reports nothing: estimate, and say so wherever usage is shown
+            tokens = (self.count(messages), estimate_tokens(reply.text))
+            self.usage.input_tokens += tokens[0]
+            self.usage.output_tokens += tokens[1]
+            self.usage.estimated = True
+        if self.price is not None:
+            self.usage.cost_usd = cost_of(self.usage, self.price)
+        return reply, tokens

@@ -1,0 +1,145 @@
+"""What a run comes to: a one-line summary for people and one JSON object for scripts (`--json`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .steps import RunResult, Step
+
+_NUMBER = {"type": "integer", "minimum": 0}
+_SECONDS = {"type": "number", "minimum": 0}
+
+# The documented shape of `autoagent --json` output, as a JSON Schema (the tests validate against it).
+JSON_SHAPE: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["run_id", "task", "answer", "finished", "stop_reason", "stop_detail", "steps", "usage", "seconds"],
+    "additionalProperties": False,
+    "properties": {
+        "run_id": {"type": "string"},
+        "task": {"type": "string"},
+        "answer": {"type": "string"},
+        "finished": {"type": "boolean"},
+        "stop_reason": {
+            "enum": ["finished", "max_steps", "loop_detected", "unparseable", "step_failed", "budget", "error",
+                     "interrupted"],
+        },
+        "stop_detail": {"type": "string"},
+        "steps": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["number", "kind", "thought", "action", "observation", "success", "seconds",
+                             "input_tokens", "output_tokens"],
+                "additionalProperties": False,
+                "properties": {
+                    "number": {"type": "integer", "minimum": 1},
+                    "kind": {"enum": ["action", "parse_error", "repeated", "finish"]},
+                    "thought": {"type": ["string", "null"]},
+                    "action": {
+                        "oneOf": [
+                            {"type": "null"},
+                            {
+                                "type": "object",
+                                "required": ["name", "args"],
+                                "additionalProperties": False,
+                                "properties": {"name": {"type": "string"}, "args": {"type": "object"}},
+                            },
+                        ],
+                    },
+                    "observation": {"type": "string"},
+                    "success": {"type": "boolean"},
+                    "seconds": _SECONDS,
+                    "input_tokens": _NUMBER,
+                    "output_tokens": _NUMBER,
+                },
+            },
+        },
+        "usage": {
+            "type": "object",
+            "required": ["calls", "input_tokens", "output_tokens", "total_tokens", "estimated", "cost_usd"],
+            "additionalProperties": False,
+            "properties": {
+                "calls": _NUMBER,
+                "input_tokens": _NUMBER,
+                "output_tokens": _NUMBER,
+                "total_tokens": _NUMBER,
+                "estimated": {"type": "boolean"},
+                "cost_usd": {"type": ["number", "null"], "minimum": 0},
+            },
+        },
+        "seconds": _SECONDS,
+    },
+}
+
+
+def format_seconds(seconds: float) -> str:
+    """`8.1 s` under a minute, `2 min 05 s` above."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s"
+
+
+def format_cost(cost_usd: float) -> str:
+    """Dollars, with the precision a cheap call needs: `$0.0004`, `$1.25`."""
+    return f"${cost_usd:.2f}" if cost_usd >= 1 else f"${cost_usd:.4f}"
+
+
+def summary_line(run: RunResult) -> str:
+    """`finished · 3 steps · 8.1 s · 1,996 in / 115 out tokens · $0.0004`; `~` marks estimated tokens."""
+    outcome = "finished" if run.finished else f"stopped: {run.stop_reason.value.replace('_', ' ')}"
+    count = len(run.steps)
+    parts = [outcome, f"{count} step{'' if count == 1 else 's'}", format_seconds(run.seconds)]
+    usage = run.usage
+    if usage.total_tokens:
+        about = "~" if usage.estimated else ""
+        parts.append(f"{about}{usage.input_tokens:,} in / {about}{usage.output_tokens:,} out tokens")
+    if usage.cost_usd is not None:
+        parts.append(format_cost(usage.cost_usd))
+    return " · ".join(parts)
+
+
+def _jsonable(value: Any) -> Any:
+    """`value` as plain JSON types (a tool's arguments may hold anything a model or a plan put there)."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def step_to_json(step: Step) -> dict[str, Any]:
+    """One step in the `--json` shape; the observation whole."""
+    action = step.action
+    return {
+        "number": step.number,
+        "kind": step.kind.value,
+        "thought": step.decision.thought.text if step.decision else None,
+        "action": {"name": action.name, "args": _jsonable(action.args)} if action else None,
+        "observation": step.observation,
+        "success": step.success,
+        "seconds": round(step.seconds, 3),
+        "input_tokens": step.input_tokens,
+        "output_tokens": step.output_tokens,
+    }
+
+
+def run_to_json(run: RunResult) -> dict[str, Any]:
+    """The run as one JSON-ready object in the shape `JSON_SHAPE` documents."""
+    usage = run.usage
+    return {
+        "run_id": run.run_id,
+        "task": run.task,
+        "answer": run.answer,
+        "finished": run.finished,
+        "stop_reason": run.stop_reason.value,
+        "stop_detail": run.stop_detail,
+        "steps": [step_to_json(step) for step in run.steps],
+        "usage": {
+            "calls": usage.calls,
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "total_tokens": usage.total_tokens,
+            "estimated": usage.estimated,
+            "cost_usd": usage.cost_usd,
+        },
+        "seconds": round(run.seconds, 3),
+    }

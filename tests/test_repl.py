@@ -1,0 +1,331 @@
+"""The REPL end to end: slash commands, the conversation carried between tasks, Ctrl-C, and a real terminal."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from langchain_core.tools import tool
+
+from autoagent import AutoGPT, exit_codes
+from autoagent.cli import cli
+from autoagent.conversation import Conversation
+from autoagent.prompts import PromptTemplateBuilder
+from autoagent.repl import EXIT_HINT, run_repl
+
+from .scripted import ScriptedChatModel, act
+
+REPO = Path(__file__).resolve().parent.parent
+
+HELP = """\
+Commands:
+  /help           this list
+  /tools          the tools the agent may call
+  /memory [ARGS]  long-term memory: list, search TEXT, show ID, forget ID, ...
+  /runs [ARGS]    recorded runs
+  /model          the model in use
+  /clear          forget this conversation's earlier exchanges
+  /quit           leave (also quit, exit, Ctrl-D)
+Keys:
+  Enter           run the entry
+  Esc-Enter       start a new line (Alt-Enter too, or end the line with \\)
+  Up, Down        earlier entries (saved in $AUTOAGENT_HOME/repl_history)
+  Ctrl-C          stop a run, or clear the line; twice on an empty line to leave
+  Ctrl-D          leave
+Anything else is a task; it sees the last few exchanges of this conversation.
+"""
+BANNER = ("autoagent with local (ScriptedChatModel): type a task. Enter runs it; Esc-Enter or a trailing \\ "
+          "starts a new line; /help lists commands; Ctrl-D leaves.")
+
+
+@tool
+def multiply(a: int, b: int) -> str:
+    """Multiply two integers."""
+    return str(a * b)
+
+
+@pytest.fixture
+def models(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedChatModel]:
+    """Every model the CLI builds, scripted by `script`; the agent gets only the multiply tool."""
+    import autoagent.llm
+    import autoagent.tools
+
+    made = [ScriptedChatModel(replies=[])]  # made[0] only holds the script; the CLI's model is made[1]
+
+    def load(*args: object, **kwargs: object) -> ScriptedChatModel:
+        made.append(ScriptedChatModel(replies=list(made[0].replies)))
+        return made[-1]
+
+    monkeypatch.setattr(autoagent.llm, "load_chat_model", load)
+    monkeypatch.setattr(autoagent.tools, "default_tools", lambda *a, **k: [multiply])
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")
+    return made
+
+
+def repl(models: list[ScriptedChatModel], stdin: str, *replies: str) -> tuple[Result, ScriptedChatModel | None]:
+    """Run `autoagent --quiet` on `stdin`; the model the REPL used, if it was built."""
+    models[0].replies.extend(replies)
+    result = CliRunner().invoke(cli, ["--quiet"], input=stdin, catch_exceptions=False)
+    return result, models[1] if len(models) > 1 else None
+
+
+def test_help_lists_the_commands_and_keys(models: list[ScriptedChatModel]) -> None:
+    result, _ = repl(models, "/help\n/quit\n")
+    assert result.exit_code == 0
+    assert result.stdout == f"autoagent> {HELP}autoagent> "
+
+
+def test_tools_model_and_unknown_command(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "/TOOLS\n/model\n/frobnicate now\nQUIT\n")
+    assert result.exit_code == 0 and model is not None and model.prompts == []
+    assert result.stdout == (
+        "autoagent> multiply: Multiply two integers.\n"
+        "autoagent> Model: local (ScriptedChatModel)\n"
+        "autoagent> autoagent> "
+    )
+    assert result.stderr == f"{BANNER}\nUnknown command /frobnicate; /help lists them.\n"
+
+
+def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "What is 6*7?\nand doubled?\n",
+                         act("multiply", a=6, b=7), act("FINISH"), "42", act("FINISH"), "84")
+    assert result.exit_code == 0 and model is not None
+    assert result.stdout == "autoagent> 42\nautoagent> 84\nautoagent> "
+    assert "Task: What is 6*7?\n\nMemories" in model.prompts[0]
+    assert ("Task: Earlier in this conversation, oldest first:\nRequest: What is 6*7?\nAnswer: 42\n\n"
+            "The new request, which may refer to them: and doubled?\n\nMemories") in model.prompts[3]
+
+
+def test_clear_forgets_the_conversation(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "first\n/clear\nsecond\nexit\n", act("FINISH"), "one", act("FINISH"), "two")
+    assert result.exit_code == 0 and model is not None
+    assert result.stdout == "autoagent> one\nautoagent> Conversation cleared.\nautoagent> two\nautoagent> "
+    assert "Task: second\n\nMemories" in model.prompts[2]
+    assert "first" not in model.prompts[2] and "Earlier in this conversation" not in model.prompts[2]
+
+
+def test_quit_leaves_before_the_rest_of_the_input(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "/Quit\nnever run\n")
+    assert result.exit_code == 0 and result.stdout == "autoagent> " and model is not None and model.prompts == []
+
+
+def test_end_of_input_leaves(models: list[ScriptedChatModel]) -> None:
+    result, _ = repl(models, "/clear\n")
+    assert result.exit_code == 0 and result.stdout == "autoagent> Conversation cleared.\nautoagent> "
+
+
+def test_a_trailing_backslash_continues_the_entry(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "add up\\\n  these lines\n", act("FINISH"), "done")
+    assert result.exit_code == 0 and model is not None
+    assert result.stdout == "autoagent> ... done\nautoagent> "
+    assert "Task: add up\n  these lines\n" in model.prompts[0]
+
+
+def test_memory_and_runs_commands(models: list[ScriptedChatModel], monkeypatch: pytest.MonkeyPatch) -> None:
+    heard: list[str] = []
+    fake = types.ModuleType("autoagent.commands.runs")
+    fake.run_runs_command = heard.append  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "autoagent.commands.runs", fake)
+    result, _ = repl(models, "/memory\n/runs show 2\n/RUNS\n")
+    assert result.exit_code == 0 and result.stdout == "autoagent> No memories yet.\nautoagent> autoagent> autoagent> "
+    assert heard == ["show 2", ""]
+
+
+def test_runs_missing_is_one_line(models: list[ScriptedChatModel], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "autoagent.commands.runs", None)  # importing it now raises ImportError
+    result, _ = repl(models, "/runs\n")
+    assert result.exit_code == 0 and "Error: /runs is not available in this version of autoagent." in result.stderr
+
+
+def test_banner_names_the_model_and_the_keys(models: list[ScriptedChatModel]) -> None:
+    result, _ = repl(models, "")
+    assert result.stderr == f"{BANNER}\n\n"  # the banner, then a new line at the end of input
+
+
+def entries(*items: str | type[BaseException]) -> Callable[[], str]:
+    """A `read_entry` that returns or raises `items` in turn, then EOF."""
+    queue: Iterator[str | type[BaseException]] = iter(items)
+
+    def read() -> str:
+        item = next(queue, EOFError)
+        if isinstance(item, str):
+            return item
+        raise item
+
+    return read
+
+
+def make_agent(*replies: str) -> tuple[AutoGPT, ScriptedChatModel]:
+    llm = ScriptedChatModel(replies=list(replies))
+    return AutoGPT(llm=llm, tools=[multiply]), llm
+
+
+def test_ctrl_c_twice_on_an_empty_line_leaves(capsys: pytest.CaptureFixture[str]) -> None:
+    agent, _ = make_agent()
+    ran: list[str] = []
+    read = entries(KeyboardInterrupt, "/model", KeyboardInterrupt, KeyboardInterrupt, "never read")
+
+    def record(task: str) -> int:
+        ran.append(task)
+        return 0
+
+    run_repl(agent, model_spec="openai:gpt-4o-mini", run_task=record, read_entry=read)
+    out, err = capsys.readouterr()
+    assert out == "Model: openai:gpt-4o-mini (ScriptedChatModel)\n" and ran == []
+    assert err.splitlines()[1:] == [EXIT_HINT, EXIT_HINT, ""]  # a command in between disarms the first one
+
+
+def test_a_run_stopped_by_ctrl_c_arms_the_exit(capsys: pytest.CaptureFixture[str]) -> None:
+    agent, _ = make_agent()
+    ran: list[str] = []
+
+    def interrupted(task: str) -> int:
+        ran.append(task)
+        raise KeyboardInterrupt  # a run_task that does not catch it itself
+
+    run_repl(agent, run_task=interrupted, read_entry=entries("long task", KeyboardInterrupt, "never run"))
+    _, err = capsys.readouterr()
+    assert ran == ["long task"]
+    assert err.splitlines()[1:] == ["", "interrupted: the run was stopped", EXIT_HINT, ""]
+
+
+def test_an_interrupted_run_is_not_part_of_the_conversation(capsys: pytest.CaptureFixture[str]) -> None:
+    agent, _ = make_agent(act("FINISH"), "first answer", act("FINISH"), "second answer")
+    codes = iter([exit_codes.INTERRUPTED, exit_codes.OK])
+    tasks: list[str] = []
+
+    def run_task(task: str) -> int:
+        tasks.append(task)
+        agent.execute(task)
+        return next(codes)
+
+    run_repl(agent, run_task=run_task, read_entry=entries("one", "two", "three"))
+    assert tasks[:2] == ["one", "two"] and "Request: two\nAnswer: second answer" in tasks[2]
+    assert "Request: one" not in tasks[2]
+    assert capsys.readouterr().err.count(EXIT_HINT) == 1
+
+
+def test_conversation_keeps_the_last_few_clipped() -> None:
+    conversation = Conversation(max_exchanges=2, max_chars=10)
+    for number in range(3):
+        conversation.add(f"request {number}", f"answer {number} " + "x" * 20)
+    task = conversation.task_for("next", PromptTemplateBuilder())
+    assert task == ("Earlier in this conversation, oldest first:\nRequest: request 1\nAnswer: answer 1…\n\n"
+                    "Request: request 2\nAnswer: answer 2…\n\nThe new request, which may refer to them: next")
+    assert Conversation().task_for("alone", PromptTemplateBuilder()) == "alone"
+
+
+def test_conversation_in_chinese() -> None:
+    conversation = Conversation()
+    conversation.add("6乘7", "42")
+    task = conversation.task_for("再乘2", PromptTemplateBuilder(lang="zh"))
+    assert task == "本次对话之前的交流（从早到晚）：\n请求：6乘7\n回答：42\n\n新的请求（可能提到上面的内容）：再乘2"
+
+
+PTY_DRIVER = """\
+from autoagent import AutoGPT
+from autoagent.repl import run_repl
+from tests.scripted import ScriptedChatModel, act
+llm = ScriptedChatModel(replies=[act("FINISH"), "forty-two"])
+run_repl(AutoGPT(llm=llm, tools=[]), verbose=False, model_spec="scripted:pty")
+print("the model saw:", repr(llm.prompts[0].split("Task: ")[1].split("\\n\\nMemories")[0]) if llm.prompts else None)
+"""
+
+
+class Terminal:
+    """A child process on a pseudo-terminal: type keys, wait for text."""
+
+    def __init__(self, home: Path) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        env = {**os.environ, "AUTOAGENT_HOME": str(home), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1",
+               "PYTHONPATH": str(REPO)}
+        self.child = subprocess.Popen([sys.executable, "-c", PTY_DRIVER], stdin=slave, stdout=slave, stderr=slave,
+                                      cwd=REPO, env=env, start_new_session=True)
+        os.close(slave)
+        self.output = ""
+        self.seen = 0  # where the next read_until starts looking
+
+    def read_until(self, text: str, timeout: float = 30) -> None:
+        """Read until `text` has appeared after the last text waited for, or fail after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output[self.seen:]:
+            if not self._read(deadline):
+                raise AssertionError(f"{text!r} never came; the terminal showed:\n{self.output}")
+        self.seen = self.output.index(text, self.seen) + len(text)
+
+    def read_to_end(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while self._read(deadline):
+            pass
+        self.child.wait(timeout=max(deadline - time.monotonic(), 1))
+
+    def _read(self, deadline: float) -> bool:
+        """Read what is there; False at end of output or at the deadline."""
+        ready, _, _ = select.select([self.master], [], [], max(deadline - time.monotonic(), 0))
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            return False
+        self.output += data.decode(errors="replace")
+        return bool(data)
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+            self.child.wait(timeout=10)
+        os.close(self.master)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_the_terminal_prompt_edits_keeps_history_and_quits(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path)
+    try:
+        terminal.read_until("autoagent>")
+        terminal.type("half typed\x03")  # Ctrl-C with text on the line only clears it
+        terminal.type("What is\\\r")  # a trailing backslash continues on a new line
+        terminal.type("6*7?\x1b\rexactly\r")  # so does Esc-Enter; Enter submits
+        terminal.read_until("forty-two")
+        terminal.read_until("autoagent>")
+        terminal.type("/quit\r")
+        terminal.read_to_end()
+    finally:
+        terminal.close()
+    assert terminal.child.returncode == 0, terminal.output
+    assert "scripted:pty (ScriptedChatModel)" in terminal.output  # the banner and the toolbar name the model
+    assert "the model saw: 'What is\\n6*7?\\nexactly'" in terminal.output
+    assert EXIT_HINT not in terminal.output
+    history = (tmp_path / "repl_history").read_text()
+    assert "+What is\n+6*7?\n+exactly\n" in history and "+/quit\n" in history and "half typed" not in history
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_the_terminal_prompt_leaves_on_two_ctrl_c(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path)
+    try:
+        terminal.read_until("autoagent>")
+        terminal.type("\x03")
+        terminal.read_until(EXIT_HINT)
+        terminal.read_until("autoagent>")  # typed before the prompt is back, a Ctrl-C would be lost
+        terminal.type("\x03")
+        terminal.read_to_end()
+    finally:
+        terminal.close()
+    assert terminal.child.returncode == 0 and "the model saw: None" in terminal.output
