@@ -154,7 +154,7 @@ class AutoGPT:
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._strict_model if failures and self._strict_model is not None else self._model
             reply, tokens = meter.call(model, messages)
-            step, stop = self._take_step(number, reply, loops)
+            step, stop = self._take_step(number, reply, loops, events)
             step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
                            output_tokens=tokens[1])
             result.steps.append(step)
@@ -175,7 +175,9 @@ class AutoGPT:
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
-    def _take_step(self, number: int, message: BaseMessage, loops: LoopGuard) -> tuple[Step, StopReason | None]:
+    def _take_step(
+        self, number: int, message: BaseMessage, loops: LoopGuard, events: RunObserver
+    ) -> tuple[Step, StopReason | None]:
         """Read the reply and act on it; return the step and, when the run must end, why."""
         reply = message.text
         try:
@@ -191,6 +193,7 @@ class AutoGPT:
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return step, StopReason.LOOP_DETECTED if loop.stop else None
+        events.on_tool_start(decision.action)
         outcome = self.toolbox.run(decision.action, self.callbacks)
         return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
 

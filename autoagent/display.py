@@ -19,6 +19,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from .events import RunObserver
+from .reply import Action
 from .report import format_seconds, summary_line
 from .steps import RunResult, Step
 from .trace import Line, step_lines
@@ -136,6 +137,10 @@ class TerminalDisplay(RunObserver):
         self._print([("[plan]", "bold")])
         for number, name in enumerate(plan, start=1):
             self._print([(f"  {number}. ", "dim"), (name, "cyan")])
+
+    def on_tool_start(self, action: Action) -> None:
+        """Stop the spinner: the tool may ask for approval on this terminal."""
+        self._stop_spinner()
 
     def on_step(self, step: Step) -> None:
         """Stop the spinner and show the step's block."""

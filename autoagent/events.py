@@ -8,14 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .reply import Action
     from .steps import RunResult, Step
 
 
 class RunObserver:
     """Receives a run's events in order; override the ones you need (each does nothing by default).
 
-    start → (thinking → step)* → [warning]* → end. Observers must not raise: an observer's failure
-    is our bug, and it would stop the run.
+    start → (thinking → [tool start] → step)* → end, with warnings anywhere between. Observers must not
+    raise: an observer's failure is our bug, and it would stop the run.
     """
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
@@ -26,6 +27,9 @@ class RunObserver:
 
     def on_plan(self, plan: list[str]) -> None:
         """Plan mode only: the tool chain the model planned, before it runs."""
+
+    def on_tool_start(self, action: Action) -> None:
+        """The model's reply was read and its tool is about to run (and may ask for approval first)."""
 
     def on_step(self, step: Step) -> None:
         """A step is complete: thought, action and observation."""
@@ -54,6 +58,10 @@ class Broadcast(RunObserver):
     def on_plan(self, plan: list[str]) -> None:
         for observer in self.observers:
             observer.on_plan(plan)
+
+    def on_tool_start(self, action: Action) -> None:
+        for observer in self.observers:
+            observer.on_tool_start(action)
 
     def on_step(self, step: Step) -> None:
         for observer in self.observers:

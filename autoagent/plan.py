@@ -147,6 +147,7 @@ class PlanAndExecute:
         for number, name in enumerate(plan, start=1):
             started = time.monotonic()
             action = Action(name=name, args=self._arguments(name, value, task, result, first=number == 1))
+            events.on_tool_start(action)
             outcome = self.toolbox.run(action, self.callbacks)
             thought = Thought(text=f"plan step {number}/{len(plan)}")
             step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action),

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_backend import FakeBackend, install_backend
 from tests.fake_openai import fake_openai  # noqa: F401
 
 _real_connect = socket.socket.connect
@@ -64,3 +65,9 @@ def local_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     print(f"[measure] weights reused (no re-hash) in {(time.perf_counter() - started) * 1000:.1f} ms")
     assert path.stat().st_size == WEIGHTS_SIZE
     return path
+
+
+@pytest.fixture
+def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
+    """Every chat model the CLI loads follows one script (tests/cli_backend.py)."""
+    return install_backend(monkeypatch)

@@ -6,52 +6,21 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from autoagent import exit_codes
 from autoagent.cli import cli
 
+from .cli_backend import FakeBackend, invoke
 from .scripted import ScriptedChatModel, act
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-@dataclass
-class FakeBackend:
-    """Stands in for `load_chat_model`: every model it makes follows the same script."""
-
-    replies: list[str] = field(default_factory=list)
-    models: list[ScriptedChatModel] = field(default_factory=list)
-    specs: list[tuple[str | None, str | None]] = field(default_factory=list)
-
-    def load(self, spec: str | None = None, *, base_url: str | None = None, **_: object) -> ScriptedChatModel:
-        self.specs.append((spec, base_url))
-        self.models.append(ScriptedChatModel(replies=self.replies))
-        return self.models[-1]
-
-    @property
-    def prompts(self) -> list[str]:
-        return self.models[0].prompts
-
-
-@pytest.fixture
-def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
-    import autoagent.llm
-
-    fake = FakeBackend()
-    monkeypatch.setattr(autoagent.llm, "load_chat_model", fake.load)
-    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")  # the tests below script no summary; memory has its own
-    return fake
-
-
-def invoke(args: list[str], replies: list[str], backend: FakeBackend, stdin: str | None = None) -> Result:
-    backend.replies.extend(replies)
-    return CliRunner().invoke(cli, args, input=stdin, catch_exceptions=False)
 
 
 def test_one_shot_answer_on_stdout_trace_on_stderr(backend: FakeBackend, tmp_path: Path) -> None:
