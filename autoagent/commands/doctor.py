@@ -45,7 +45,7 @@ def check_settings_files(directories: list[Path] | None = None) -> list[Check]:
         return [Check("settings", "ok", f"no {SETTINGS_FILE} (optional; looked for {', '.join(map(str, paths))})")]
     checks = []
     for path in found:
-        names = ", ".join(dotenv_values(path)) or "nothing"
+        names = ", ".join(name for name, value in dotenv_values(path).items() if value) or "nothing"
         checks.append(Check("settings", "ok", f"{path} sets {names}"))
         if os.name == "posix" and path.stat().st_mode & (stat.S_IRGRP | stat.S_IROTH):
             checks.append(Check("settings", "warn", f"{path} is readable by other users", f"chmod 600 {path}"))
