@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import click
 
@@ -18,8 +16,7 @@ SERVER_TIMEOUT_S = 3.0
 BROWSER_FIX = "sudo apt-get install chromium chromium-driver"
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):  # not a dataclass: importing dataclasses costs `autoagent --help` 5 ms
     """One finding: what was checked, how it stands, what was seen, and what to do about it."""
 
     name: str
@@ -186,6 +183,8 @@ def check_workspace(path: Path) -> Check:
         return Check("workspace", "FAIL", f"{path} is not a directory", "choose another --workspace")
     if path.is_dir():
         try:
+            import tempfile
+
             with tempfile.TemporaryFile(dir=path):
                 pass
         except OSError as err:

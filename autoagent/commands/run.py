@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,12 +10,12 @@ import click
 
 from .. import __version__
 from .. import exit_codes as codes
-from ..config import Settings
 from ..errors import AutoAgentError
 from .run_options import run_options
 
 if TYPE_CHECKING:
     from ..agent import AutoGPT
+    from ..config import Settings
     from ..plan import PlanAndExecute
     from ..transcript import Transcript
 
@@ -59,6 +58,8 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     The answer goes to stdout and the step trace to stderr, so
     `autoagent "task" > answer.txt` keeps just the answer.
     """
+    from ..config import Settings
+
     settings = settings_from_options(options)
     resumed = None
     if resume:
@@ -93,6 +94,9 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
 
 def settings_from_options(options: dict[str, Any]) -> Settings:
     """The Settings the command-line options describe."""
+    from dataclasses import fields
+
+    from ..config import Settings
     from ..plugins import parse_tool_names
 
     names = {item.name for item in fields(Settings)}
@@ -131,6 +135,8 @@ def run_once(
     from ..transcript import TranscriptWriter
 
     display = TerminalDisplay(show_steps=verbose and not json_output)
+    from ..config import Settings
+
     record = (settings or Settings()).to_record()
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
     observers = [display, writer]
