@@ -68,6 +68,8 @@ def fit_turn(
     """The messages for `turn`, trimmed until they fit `limit`: long observations shortened first, then the
     oldest steps dropped; the prompt says what was left out. Raises when even the bare prompt is too long."""
     messages = render(turn)
+    if sum(len(message.text.encode("utf-8")) + MESSAGE_OVERHEAD for message in messages) <= limit:
+        return messages  # a token covers at least one byte: it fits without counting
     size = count(messages)
     if size <= limit:
         return messages

@@ -25,29 +25,30 @@ class LoopGuard:
     """Remembers the last actions; a repeat forces a rethink, a repeat after a rethink stops the run."""
 
     def __init__(self, lookback: int = LOOKBACK) -> None:
-        self._recent: deque[Step] = deque(maxlen=lookback)
+        self._recent: deque[tuple[str, Step]] = deque(maxlen=lookback)  # (action signature, step)
         self._flagged: set[str] = set()  # signatures the model was already told it repeats
 
     def record(self, steps: Iterable[Step]) -> None:
         """Take steps in (the loop's own, or a resumed run's)."""
         for step in steps:
             if step.action is not None and step.kind in (StepKind.ACTION, StepKind.REPEATED):
-                self._recent.append(step)
+                signature = step.action.signature()
+                self._recent.append((signature, step))
                 if step.kind is StepKind.REPEATED:
-                    self._flagged.add(step.action.signature())
+                    self._flagged.add(signature)
 
     def check(self, action: Action) -> Loop | None:
         """Whether `action` repeats one of the recent actions, and whether the run should stop for it."""
         signature = action.signature()
-        same = [step for step in self._recent if step.action is not None and step.action.signature() == signature]
+        same = [step for seen, step in self._recent if seen == signature]
         if not same:
             return None
         ran = [step for step in same if step.kind is StepKind.ACTION]
         earlier = (ran or same)[-1]  # the step that ran it, whose observation the rethink note shows
-        after_rethink = bool(self._recent) and self._recent[-1].kind is StepKind.REPEATED
+        after_rethink = bool(self._recent) and self._recent[-1][1].kind is StepKind.REPEATED
         return Loop(earlier, self._alternating(signature), stop=signature in self._flagged or after_rethink)
 
     def _alternating(self, signature: str) -> bool:
         """True when the last actions run A B A and `signature` is B again."""
-        recent = [step.action.signature() for step in self._recent if step.action is not None][-3:]
+        recent = [seen for seen, _ in self._recent][-3:]
         return len(recent) == 3 and recent[0] == recent[2] != recent[1] == signature

@@ -29,6 +29,7 @@ class PromptTemplateBuilder:
         if self.override_dir is not None and not self.override_dir.is_dir():
             raise PromptTemplateError(f"prompts directory '{self.override_dir}' does not exist")
         self.packaged_dir: Traversable = resources.files("autoagent.templates") / lang
+        self._templates: dict[str, PromptTemplate] = {}  # the files do not change during a run: parse each once
 
     def _source(self, name: str, included_by: str | None = None) -> tuple[str, str]:
         """The text of `name.templ` and where it came from."""
@@ -69,9 +70,11 @@ class PromptTemplateBuilder:
 
     def build(self, name: str, **known: str) -> PromptTemplate:
         """The template `name` with includes resolved and the `known` variables filled up front."""
-        template = PromptTemplate.from_template(self._flatten(name))
-        unknown = set(known) - set(template.input_variables)
-        return template.partial(**{k: v for k, v in known.items() if k not in unknown})  # type: ignore[return-value]
+        template = self._templates.get(name)
+        if template is None:
+            template = self._templates[name] = PromptTemplate.from_template(self._flatten(name))
+        filled = {key: value for key, value in known.items() if key in template.input_variables}
+        return template.partial(**filled) if filled else template  # type: ignore[return-value]
 
     def render(self, name: str, **variables: str) -> str:
         """Render a template in one go; every variable it uses must be given."""
@@ -84,4 +87,7 @@ def format_prompt(template: PromptTemplate, name: str, **variables: str) -> str:
     if missing:
         raise PromptTemplateError(f"{name}.templ: nothing fills {', '.join('{' + m + '}' for m in missing)}")
     used = {k: v for k, v in variables.items() if k in template.input_variables}
-    return template.format(**used)
+    filled = template.partial_variables
+    if template.template_format != "f-string" or any(callable(value) for value in filled.values()):
+        return template.format(**used)
+    return template.template.format_map({**filled, **used})  # what PromptTemplate.format does, at C speed

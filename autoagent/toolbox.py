@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,15 +13,12 @@ from pydantic import BaseModel, ValidationError
 
 from .approval import DENIED, Approver, is_read_only
 from .reply import FINISH, Action, describe_validation_error
+from .time_limit import TimeLimitExceeded, call_with_time_limit
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
-TIMED_OUT = "{tool} timed out after {seconds:g} s; it may still be running in the background."
-_POLL_SECONDS = 0.1  # how often the wait for a tool wakes, so Ctrl-C is felt at once
-
-
-class _TimedOut(Exception):
-    """A tool ran past its time limit."""
+TIMED_OUT = "{tool} timed out after {seconds:g} s and was stopped."
+TIMED_OUT_RUNNING = "{tool} timed out after {seconds:g} s; it may still be running in the background."
 
 
 @dataclass(frozen=True)
@@ -129,44 +123,17 @@ class Toolbox:
             if not verdict.allowed:
                 return ToolResult(verdict.observation or DENIED, success=False)
         limit = self.timeout_for(tool)
+        tool_input, config = self._tool_input(tool, action.args), {"callbacks": callbacks}
         try:
-            output = self._invoke(tool, self._tool_input(tool, action.args), callbacks, limit)
-        except _TimedOut:
-            return ToolResult(TIMED_OUT.format(tool=tool.name, seconds=limit), success=False)
+            output = call_with_time_limit(lambda: tool.invoke(tool_input, config=config), limit)  # type: ignore[arg-type]
+        except TimeLimitExceeded as late:
+            note = TIMED_OUT if late.stopped else TIMED_OUT_RUNNING
+            return ToolResult(note.format(tool=tool.name, seconds=limit), success=False)
         except Exception as err:  # a failing tool is the model's observation, not our crash
             message = truncate(str(err), ERROR_CHARS)
             return ToolResult(f"{tool.name} failed: {type(err).__name__}: {message}", success=False)
         text = output if isinstance(output, str) else getattr(output, "content", output)
         return ToolResult(truncate(str(text), self.max_observation_chars))
-
-    @staticmethod
-    def _invoke(tool: BaseTool, tool_input: str | dict[str, Any], callbacks: Callbacks, limit: float | None) -> Any:
-        """The tool's output, raising what it raised; _TimedOut when it runs past `limit` seconds."""
-        config: Any = {"callbacks": callbacks}
-        if limit is None:
-            return tool.invoke(tool_input, config=config)
-        outcome: list[tuple[bool, Any]] = []
-        context = contextvars.copy_context()  # the caller's LangChain run context goes along
-
-        def work() -> None:
-            try:
-                outcome.append((True, context.run(tool.invoke, tool_input, config=config)))
-            except BaseException as err:  # everything goes back to the caller's thread, Ctrl-C included
-                outcome.append((False, err))
-
-        # A daemon thread: a hung tool must not keep the program from exiting (pool workers would).
-        worker = threading.Thread(target=work, name=f"tool-{tool.name}", daemon=True)
-        deadline = time.monotonic() + limit
-        worker.start()
-        while worker.is_alive():  # short joins, so KeyboardInterrupt reaches this thread
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _TimedOut
-            worker.join(min(left, _POLL_SECONDS))
-        succeeded, value = outcome[0]
-        if not succeeded:
-            raise value
-        return value
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""

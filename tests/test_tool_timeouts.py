@@ -15,7 +15,7 @@ from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
 from autoagent.reply import Action
-from autoagent.toolbox import DEFAULT_TIMEOUT_SECONDS, TIMED_OUT, Toolbox
+from autoagent.toolbox import DEFAULT_TIMEOUT_SECONDS, TIMED_OUT, TIMED_OUT_RUNNING, Toolbox
 
 from .scripted import ScriptedChatModel, act
 
@@ -54,11 +54,24 @@ def timed_run(toolbox: Toolbox, name: str) -> tuple[str, bool, float]:
     return result.content, result.success, time.monotonic() - started
 
 
-def test_a_hanging_tool_times_out_quickly() -> None:
+def test_a_hanging_tool_is_stopped_at_its_limit_on_the_main_thread() -> None:
     content, success, seconds = timed_run(Toolbox([sleeper("nap", 10)], timeout=0.2), "nap")
-    assert content == "nap timed out after 0.2 s; it may still be running in the background."
+    assert content == "nap timed out after 0.2 s and was stopped."
     assert content == TIMED_OUT.format(tool="nap", seconds=0.2)
     assert not success and 0.2 <= seconds < 1
+
+
+def test_off_the_main_thread_a_hanging_tool_is_left_behind_on_a_daemon_thread() -> None:
+    results: list[tuple[str, bool, float]] = []
+    caller = threading.Thread(target=lambda: results.append(timed_run(Toolbox([sleeper("nap", 10)], timeout=0.2),
+                                                                       "nap")))
+    caller.start()
+    caller.join(5)
+    [(content, success, seconds)] = results
+    assert content == "nap timed out after 0.2 s; it may still be running in the background."
+    assert content == TIMED_OUT_RUNNING.format(tool="nap", seconds=0.2)
+    assert not success and 0.2 <= seconds < 1
+    assert any(thread.name == "time-limited-call" and thread.daemon for thread in threading.enumerate())
 
 
 def test_a_tool_within_its_limit_gives_its_output() -> None:
@@ -124,6 +137,7 @@ def test_the_agent_goes_on_after_a_timeout() -> None:
 def test_a_hung_tool_does_not_keep_the_program_from_exiting() -> None:
     script = textwrap.dedent(
         """
+        import threading
         import time
         from langchain_core.tools import tool
         from autoagent.reply import Action
@@ -135,7 +149,12 @@ def test_a_hung_tool_does_not_keep_the_program_from_exiting() -> None:
             time.sleep(60)
             return ""
 
-        print(Toolbox([hang], timeout=0.1).run(Action(name="hang", args={})).content)
+        def off_the_main_thread() -> None:
+            print(Toolbox([hang], timeout=0.1).run(Action(name="hang", args={})).content)
+
+        caller = threading.Thread(target=off_the_main_thread)
+        caller.start()
+        caller.join()
         """
     )
     started = time.monotonic()

@@ -1,6 +1,7 @@
 """Location and weather tools on the AMAP (高德) web service API: IP location, place search, forecasts."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import re
 from typing import Any

@@ -1,6 +1,7 @@
 """The calculator tool: safe arithmetic through py-expression-eval, never eval()."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import math
 from typing import Any

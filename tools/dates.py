@@ -1,6 +1,7 @@
 """Date tools: resolve natural-language dates with ctparse, and tell the current date and time."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import re
 from calendar import monthrange

@@ -1,6 +1,7 @@
 """File tools confined to a workspace directory: read, write, list, copy, move, delete and search."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import codecs
 import shutil

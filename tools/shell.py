@@ -1,6 +1,7 @@
 """The shell tool: one command in the workspace directory, with a time limit and a cap on its output."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import contextlib
 import os

@@ -1,6 +1,7 @@
 """The web tools: search, page reading (plain HTTP, or headless Chromium for JavaScript) and AMAP."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
+# annotations would be compiled again each time.
 
 import logging
 import os

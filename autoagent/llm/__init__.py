@@ -56,7 +56,7 @@ def load_chat_model(
 
 
 def _load_local_model(path: str, progress: Callable[[str], None] | None) -> BaseChatModel:
-    """A ChatLocalLlama on the given GGUF, or on the bundled weights when `path` is empty."""
+    """A ChatLocalLlama on the given GGUF (the bundled weights when `path` is empty), with prefix snapshots on."""
     from autoagent.llm.local import INSTALL_HINT, ChatLocalLlama, llama_cpp_installed
 
     if not llama_cpp_installed():
@@ -69,7 +69,10 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
         from autoagent.llm.weights import ensure_default_weights
 
         model_path = ensure_default_weights(progress=progress)
-    return ChatLocalLlama(model_path=str(model_path))
+    from autoagent.llm.prefix_cache import prefix_cache_dir
+
+    snapshots = prefix_cache_dir()  # the static prompt's KV state, shared by processes; AUTOAGENT_PREFIX_CACHE=0: off
+    return ChatLocalLlama(model_path=str(model_path), prefix_cache_dir=str(snapshots) if snapshots else None)
 
 
 def describe_model_error(err: Exception) -> str:

@@ -8,6 +8,7 @@ import json
 import os
 import threading
 import uuid
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -30,12 +31,15 @@ from langchain_core.runnables import Runnable
 from pydantic import Field, field_validator
 
 from autoagent.errors import ModelUnavailableError
+from autoagent.llm.prefix_cache import PrefixSnapshots, prompt_key
 from autoagent.llm.weights import INSTALL_HINT
 
 _ModelKey = tuple[str, int, int | None]
 # One loaded Llama per (path, n_ctx, n_threads): reusing it keeps the KV cache of the shared prompt prefix.
 _MODELS: dict[_ModelKey, tuple[Any, threading.Lock]] = {}
 _LOAD_LOCK = threading.Lock()
+# What each shared Llama's context holds, and its snapshots on disk; keyed by the Llama so a reload starts afresh.
+_PREFIXES: weakref.WeakKeyDictionary[Any, PrefixSnapshots] = weakref.WeakKeyDictionary()
 
 
 def llama_cpp_installed() -> bool:
@@ -67,6 +71,7 @@ class ChatLocalLlama(BaseChatModel):
     max_tokens: int = 256  # a step's reply is short; this bounds a degenerate one to a few seconds
     temperature: float = 0.0
     seed: int | None = None
+    prefix_cache_dir: str | None = None  # where prompt-prefix snapshots are shared between processes; None: off
 
     @field_validator("model_path", mode="before")
     @classmethod
@@ -107,6 +112,14 @@ class ChatLocalLlama(BaseChatModel):
                 _MODELS[key] = (_open_llama(*key), threading.Lock())
             return _MODELS[key]
 
+    def prefix_snapshots(self) -> PrefixSnapshots:
+        """The prefix-snapshot manager of the shared Llama behind this model."""
+        llama = self.llama()
+        with _LOAD_LOCK:
+            if llama not in _PREFIXES:
+                _PREFIXES[llama] = PrefixSnapshots(os.path.abspath(self.model_path), self.n_ctx)
+            return _PREFIXES[llama]
+
     def count_prompt_tokens(self, messages: Sequence[BaseMessage]) -> int:
         """The exact token count of `messages` under this model's vocabulary, plus ChatML's per-message framing."""
         llama = self.llama()
@@ -131,6 +144,10 @@ class ChatLocalLlama(BaseChatModel):
 
         return self.bind(tools=[convert_to_openai_tool(tool) for tool in tools], **kwargs)
 
+    def _prefix_dir(self) -> Path | None:
+        """The snapshot directory as a Path, or None when snapshots are off."""
+        return Path(self.prefix_cache_dir) if self.prefix_cache_dir else None
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -140,10 +157,17 @@ class ChatLocalLlama(BaseChatModel):
     ) -> ChatResult:
         """Run one chat completion and return it as an AIMessage with usage metadata."""
         llm, lock = self._shared()
+        snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
+        chat_messages, params = to_chat_messages(messages), self._call_params(stop, kwargs)
+        key = prompt_key(chat_messages, params)
         with lock:
-            response = llm.create_chat_completion(
-                messages=to_chat_messages(messages), **self._call_params(stop, kwargs)
-            )
+            snapshots.before_call(llm, key, directory)
+            finished = False
+            try:
+                response = llm.create_chat_completion(messages=chat_messages, **params)
+                finished = True
+            finally:
+                snapshots.after_call(llm, key, directory if finished else None)
         choice = response["choices"][0]
         usage = _usage_metadata(response.get("usage"))
         content = choice["message"].get("content") or ""
@@ -169,29 +193,44 @@ class ChatLocalLlama(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         """Stream the completion token by token; usage rides on the last chunk when llama.cpp reports it."""
         llm, lock = self._shared()
-        params = {**self._call_params(stop, kwargs), "stream": True}
+        snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
+        chat_messages, params = to_chat_messages(messages), {**self._call_params(stop, kwargs), "stream": True}
+        key = prompt_key(chat_messages, params)
         with lock:
-            for raw in llm.create_chat_completion(messages=to_chat_messages(messages), **params):
-                choice = raw["choices"][0] if raw.get("choices") else {}
-                text = (choice.get("delta") or {}).get("content") or ""
-                finish_reason = choice.get("finish_reason")
-                usage = _usage_metadata(raw.get("usage"))
-                if not text and finish_reason is None and usage is None:
-                    continue
-                last = finish_reason is not None
-                chunk = ChatGenerationChunk(
-                    message=AIMessageChunk(
-                        content=text,
-                        usage_metadata=usage,
-                        response_metadata=(
-                            {"finish_reason": finish_reason, "model_name": self.model_name} if last else {}
-                        ),
-                        chunk_position="last" if last else None,
-                    )
+            snapshots.before_call(llm, key, directory)
+            finished = False
+            try:
+                stream = llm.create_chat_completion(messages=chat_messages, **params)
+                yield from self._stream_chunks(stream, run_manager)
+                finished = True
+            finally:
+                snapshots.after_call(llm, key, directory if finished else None)
+
+    def _stream_chunks(
+        self, stream: Iterator[dict[str, Any]], run_manager: CallbackManagerForLLMRun | None
+    ) -> Iterator[ChatGenerationChunk]:
+        """LangChain chunks from llama.cpp's streamed completion chunks."""
+        for raw in stream:
+            choice = raw["choices"][0] if raw.get("choices") else {}
+            text = (choice.get("delta") or {}).get("content") or ""
+            finish_reason = choice.get("finish_reason")
+            usage = _usage_metadata(raw.get("usage"))
+            if not text and finish_reason is None and usage is None:
+                continue
+            last = finish_reason is not None
+            chunk = ChatGenerationChunk(
+                message=AIMessageChunk(
+                    content=text,
+                    usage_metadata=usage,
+                    response_metadata=(
+                        {"finish_reason": finish_reason, "model_name": self.model_name} if last else {}
+                    ),
+                    chunk_position="last" if last else None,
                 )
-                if run_manager is not None and text:
-                    run_manager.on_llm_new_token(text, chunk=chunk)
-                yield chunk
+            )
+            if run_manager is not None and text:
+                run_manager.on_llm_new_token(text, chunk=chunk)
+            yield chunk
 
 
 def tool_calls_in_text(text: str, names: set[str]) -> list[ToolCall]:

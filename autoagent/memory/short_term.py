@@ -7,9 +7,10 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
 
+from langchain_core.prompts import PromptTemplate
+
 from ..prompts import PromptTemplateBuilder, format_prompt
-from ..reply import Action
-from ..steps import Step, StepKind
+from ..steps import Step
 from ..toolbox import truncate
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
@@ -24,6 +25,7 @@ class ShortTermMemory:
         self._steps: deque[Step] = deque(maxlen=window)
         self.omitted = 0  # steps left out to fit the model's context window (see `trimmed`)
         self.shortened = False  # observations cut to fit it
+        self._blocks: dict[tuple[int, str], tuple[Step, str]] = {}  # (step, its block) by (id of step, template)
 
     def add(self, step: Step) -> None:
         """Remember a step, forgetting the oldest one when the window is full."""
@@ -55,17 +57,6 @@ class ShortTermMemory:
             return ""
         return builder.render("memory_trimmed", omitted=str(self.omitted)).strip()
 
-    def earlier(self, action: Action) -> list[Step]:
-        """Steps in the window that ran or attempted the same action with the same arguments."""
-        signature = action.signature()
-        return [
-            step
-            for step in self._steps
-            if step.kind in (StepKind.ACTION, StepKind.REPEATED)
-            and step.action is not None
-            and step.action.signature() == signature
-        ]
-
     def render(self, builder: PromptTemplateBuilder, template_name: str = "memory_step") -> str:
         """The window as prompt text, one block per step from `template_name`.templ."""
         if not self._steps and not self.omitted:
@@ -73,20 +64,29 @@ class ShortTermMemory:
         template = builder.build(template_name)
         blocks = []
         for step in self._steps:
-            thought = step.decision.thought.text if step.decision else step.reply.strip()[:REPLY_CHARS]
-            action = step.action
-            arguments = json.dumps(action.args, ensure_ascii=False) if action else ""
-            blocks.append(
-                format_prompt(
-                    template,
-                    template_name,
-                    number=str(step.number),
-                    thought=thought,
-                    action=f"{action.name} {arguments}" if action else "-",
-                    action_name=action.name if action else "-",
-                    action_input=arguments,
-                    observation=step.observation,
-                ).strip()
-            )
+            key = (id(step), template_name)
+            cached = self._blocks.get(key)
+            if cached is None or cached[0] is not step:  # a step never changes: render its block once
+                cached = self._blocks[key] = (step, self._render_step(step, template, template_name))
+            blocks.append(cached[1])
+        live = {id(step) for step in self._steps}
+        self._blocks = {key: block for key, block in self._blocks.items() if key[0] in live}
         note = self.trim_note(builder)
         return "\n".join([note, *blocks] if note else blocks)
+
+    @staticmethod
+    def _render_step(step: Step, template: PromptTemplate, template_name: str) -> str:
+        """One step's block."""
+        thought = step.decision.thought.text if step.decision else step.reply.strip()[:REPLY_CHARS]
+        action = step.action
+        arguments = json.dumps(action.args, ensure_ascii=False) if action else ""
+        return format_prompt(
+            template,
+            template_name,
+            number=str(step.number),
+            thought=thought,
+            action=f"{action.name} {arguments}" if action else "-",
+            action_name=action.name if action else "-",
+            action_input=arguments,
+            observation=step.observation,
+        ).strip()
