@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TASK ?= What is 1234 * 5678 + 17?
 
-.PHONY: demo test lint install clean
+.PHONY: demo test lint install clean bench
 
 install: $(STAMP)
 
@@ -25,6 +25,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest
+
+# Framework cost beside LangChain's AutoGPT and smolagents (installed into bench/.venvs/ on first use): writes
+# bench/RESULTS.md in about 10 minutes. BENCH_SKIP_LOCAL=1 skips the embedded-model section.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

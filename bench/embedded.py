@@ -1,0 +1,178 @@
+"""The embedded model (llama.cpp, 2 threads) on the calculator task: seconds per step and end to end,
+with and without reuse of the cached prompt prefix between model calls.
+
+Run in the project's venv with the weights assembled under $AUTOAGENT_HOME/models:
+`AUTOAGENT_HOME=/tmp/aahome python bench/embedded.py` prints JSON. The agent is built as `autoagent --model local
+--no-memory` builds it (every default tool, compact thoughts). Three runs of the same task:
+cold: the KV cache is cleared before the run, so step 1 processes the whole prompt and later calls reuse the prefix;
+warm: straight after the cold run, nothing cleared (what a second task in the REPL sees: the finish prompt in between
+  has replaced the cached prefix);
+primed: the cache cleared, then filled (untimed) with the prompt's static part, up to "Task:" - what a cache of the
+  static prefix kept across runs (or on disk, across processes) would give step 1;
+no reuse: the cache is cleared before every model call (llama.cpp reprocesses the whole prompt each time).
+A short untimed call first pages the weights in, so the first run does not pay for that.
+These four runs have prefix snapshots off. `--snapshots` measures them instead, in fresh processes (3 rounds, each
+in a new snapshot directory): "off" (snapshots off), "first" (no snapshot on disk yet: it saves one), "second" (a new
+process that loads it); each process runs the task twice, the second time as a REPL's next task does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import HumanMessage
+
+from autoagent import AutoGPT
+from autoagent.llm import load_chat_model
+from autoagent.llm.embeddings import load_embeddings
+from autoagent.llm.local import ChatLocalLlama
+from autoagent.steps import StepKind
+from autoagent.tools import default_tools
+
+TASK = "What is 1234 * 5678 + 17?"
+ANSWERS = ("7006669", "7,006,669")
+
+
+class FirstPrompt(BaseCallbackHandler):
+    """Keeps the text of the first prompt the model is sent."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, **kwargs: Any) -> None:
+        if not self.text:
+            self.text = "\n".join(message.text for message in messages[0])
+
+
+class ClearCache(BaseCallbackHandler):
+    """Clears llama.cpp's KV cache before each chat model call, so no prompt prefix is reused."""
+
+    def __init__(self, llm: ChatLocalLlama) -> None:
+        self.llm = llm
+
+    def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, **kwargs: Any) -> None:
+        self.llm.llama().reset()
+
+
+def run(llm: ChatLocalLlama, tools: list[Any], mode: str, first: FirstPrompt) -> dict[str, Any]:
+    """One run of the task in `mode` (cold, warm, primed, no reuse)."""
+    if mode in ("cold", "primed"):
+        llm.llama().reset()
+    if mode == "primed":
+        static = first.text.split("\nTask: ")[0]
+        llm.invoke([HumanMessage(static)], max_tokens=1)
+    callbacks: list[BaseCallbackHandler] = [first]
+    if mode == "no reuse":
+        callbacks.append(ClearCache(llm))
+    agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json", callbacks=callbacks)
+    started = time.perf_counter()
+    result = agent.execute(TASK)
+    seconds = time.perf_counter() - started
+    steps = [step.seconds for step in result.steps]
+    record = {
+        "mode": mode, "steps": steps, "median_step_s": statistics.median(steps), "end_to_end_s": seconds,
+        "finish_prompt_s": seconds - sum(steps), "calls": result.usage.calls,
+        "input_tokens": result.usage.input_tokens, "output_tokens": result.usage.output_tokens,
+        "tools": [step.action.name if step.action else step.kind.value for step in result.steps],
+        "calculator_ran": any(step.kind is StepKind.ACTION and step.action is not None
+                              and step.action.name == "calculator" for step in result.steps),
+        "stop_reason": result.stop_reason.value, "correct": any(answer in result.answer for answer in ANSWERS),
+    }
+    print(f"  embedded, {mode}: steps {', '.join(f'{s:.1f}' for s in steps)} s, end to end {seconds:.1f} s, "
+          f"{record['tools']}, {result.stop_reason.value}", file=sys.stderr, flush=True)
+    return record
+
+
+def one_process(snapshots: str) -> None:
+    """In this process: the task twice (one-shot, then as a REPL's next task), with snapshots in a directory or off."""
+    llm = load_chat_model("local")
+    assert isinstance(llm, ChatLocalLlama)
+    llm = llm.model_copy(update={"prefix_cache_dir": None if snapshots == "off" else snapshots})
+    llm.invoke([HumanMessage("Say OK.")], max_tokens=4)  # page the weights in
+    with tempfile.TemporaryDirectory(prefix="bench-embedded-") as workspace:
+        tools = default_tools(Path(workspace), load_embeddings("local"))
+        runs = []
+        for _ in range(2):
+            agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json")
+            started = time.perf_counter()
+            result = agent.execute(TASK)
+            seconds = time.perf_counter() - started
+            runs.append({"steps": [step.seconds for step in result.steps], "end_to_end_s": seconds,
+                         "replies": [step.reply for step in result.steps], "answer": result.answer,
+                         "tools": [step.action.name if step.action else step.kind.value for step in result.steps],
+                         "correct": any(answer in result.answer for answer in ANSWERS)})
+    events = [vars(event) for event in llm.prefix_snapshots().events]
+    files = sorted(Path(snapshots).glob("*.snap")) if snapshots != "off" else []
+    print(json.dumps({"runs": runs, "events": events, "file_bytes": [file.stat().st_size for file in files]}))
+
+
+def snapshot_rounds(rounds: int) -> None:
+    """`rounds` x (off, first, second) fresh processes; a summary table on stderr, JSON on stdout."""
+    records: dict[str, list[dict[str, Any]]] = {"off": [], "first": [], "second": []}
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="bench-prefix-") as directory:
+            for mode in records:
+                argument = "off" if mode == "off" else directory
+                out = subprocess.run([sys.executable, __file__, "--one-process", argument], check=True,
+                                     capture_output=True, text=True, env=os.environ).stdout
+                records[mode].append(json.loads(out.splitlines()[-1]))
+                print(f"  {mode}: " + "; ".join(f"steps {', '.join(f'{s:.1f}' for s in run['steps'])} s"
+                                                 for run in records[mode][-1]["runs"]), file=sys.stderr, flush=True)
+    summary = {}
+    for mode, processes in records.items():
+        for task in (0, 1):
+            runs = [process["runs"][task] for process in processes]
+            summary[f"{mode}, task {task + 1}"] = {
+                "step_1_s": statistics.median(run["steps"][0] for run in runs),
+                "step_2_s": statistics.median(run["steps"][1] for run in runs if len(run["steps"]) > 1),
+                "median_step_s": statistics.median(statistics.median(run["steps"]) for run in runs),
+                "end_to_end_s": statistics.median(run["end_to_end_s"] for run in runs),
+                "same_replies_as_off": all(run["replies"] == records["off"][0]["runs"][0]["replies"]
+                                           and run["answer"] == records["off"][0]["runs"][0]["answer"] for run in runs),
+                "tools": runs[0]["tools"], "correct": all(run["correct"] for run in runs),
+            }
+    for name, row in summary.items():
+        print(f"  {name}: {row}", file=sys.stderr)
+    print(json.dumps({"summary": summary, "processes": records}))
+
+
+def main() -> None:
+    """Load the model (timed), then the runs; JSON on stdout."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--snapshots", action="store_true", help="measure prefix snapshots in fresh processes")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of --snapshots processes")
+    parser.add_argument("--one-process", metavar="DIR", help="(internal) one --snapshots process: DIR or off")
+    arguments = parser.parse_args()
+    if arguments.one_process:
+        one_process(arguments.one_process)
+        return
+    if arguments.snapshots:
+        snapshot_rounds(arguments.rounds)
+        return
+    started = time.perf_counter()
+    llm = load_chat_model("local")
+    assert isinstance(llm, ChatLocalLlama)
+    llm = llm.model_copy(update={"prefix_cache_dir": None})  # these runs measure llama.cpp's own reuse only
+    llm.llama()
+    load = time.perf_counter() - started
+    llm.invoke([HumanMessage("Say OK.")], max_tokens=4)  # page the weights in
+    print(f"  embedded: model loaded in {load:.1f} s ({llm.n_threads} threads)", file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-embedded-") as workspace:
+        tools = default_tools(Path(workspace), load_embeddings("local"))
+        first = FirstPrompt()
+        runs = [run(llm, tools, mode, first) for mode in ("cold", "warm", "primed", "no reuse")]
+    print(json.dumps({"load_s": load, "threads": llm.n_threads, "n_tools": len(tools), "runs": runs}))
+
+
+if __name__ == "__main__":
+    main()
