@@ -14,7 +14,6 @@ from langchain_core.callbacks import BaseCallbackHandler
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.highlighter import JSONHighlighter
 from rich.live import Live
-from rich.markdown import Markdown
 from rich.spinner import Spinner
 from rich.text import Text
 
@@ -42,6 +41,8 @@ def print_answer(answer: str, stream: TextIO | None = None) -> None:
         return
     console = make_console(stream)
     if is_styled(console):
+        from rich.markdown import Markdown  # only when an answer is rendered: it costs the start-up ~40 ms
+
         console.print(Markdown(answer))
     else:
         print(answer, file=stream, flush=True)

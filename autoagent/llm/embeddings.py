@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from autoagent.errors import ConfigurationError, ModelUnavailableError
@@ -84,6 +83,8 @@ class LocalLlamaEmbeddings(Embeddings):
         """One unit vector per text."""
         if not texts:
             return []
+        import numpy as np  # here, not at the top: a one-shot run on OpenAI never needs it
+
         llama = self._llama()
         with _CALL_LOCK:
             vectors = np.asarray([llama.embed(text or " ", truncate=True) for text in texts], dtype=np.float32)
