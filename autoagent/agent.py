@@ -22,6 +22,7 @@ from .events import Broadcast, RunObserver, StepTrace
 from .loops import LoopGuard
 from .memory.short_term import ShortTermMemory
 from .metering import Meter
+from .model_call import merge_callbacks
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
@@ -103,14 +104,16 @@ class AutoGPT:
         verbose: bool = False,
         *,
         observers: Sequence[RunObserver] = (),
+        callbacks: Callbacks = None,
         resume: Sequence[Step] = (),
         run_id: str = "",
     ) -> RunResult:
-        """Run `task` and return the whole record of the run; `observers` hear this run's events besides the
-        agent's own; `resume` continues after a stopped run's steps."""
+        """Run `task` and return the whole record of the run; `observers` and `callbacks` hear this run besides
+        the agent's own; `resume` continues after a stopped run's steps."""
         result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
         events = self._events(verbose, observers)
-        meter = Meter(self.llm, result.usage, price_of(_model_name(self.llm)), self.callbacks, events.on_warning)
+        callbacks = merge_callbacks(self.callbacks, callbacks)
+        meter = Meter(self.llm, result.usage, price_of(_model_name(self.llm)), callbacks, events.on_warning)
         memory = ShortTermMemory(self.memory_window)
         for step in resume:
             memory.add(step)
@@ -154,7 +157,7 @@ class AutoGPT:
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._strict_model if failures and self._strict_model is not None else self._model
             reply, tokens = meter.call(model, messages)
-            step, stop = self._take_step(number, reply, loops, events)
+            step, stop = self._take_step(number, reply, loops, events, meter.callbacks)
             step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
                            output_tokens=tokens[1])
             result.steps.append(step)
@@ -176,7 +179,7 @@ class AutoGPT:
         return StopReason.MAX_STEPS
 
     def _take_step(
-        self, number: int, message: BaseMessage, loops: LoopGuard, events: RunObserver
+        self, number: int, message: BaseMessage, loops: LoopGuard, events: RunObserver, callbacks: Callbacks
     ) -> tuple[Step, StopReason | None]:
         """Read the reply and act on it; return the step and, when the run must end, why."""
         reply = message.text
@@ -194,7 +197,7 @@ class AutoGPT:
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return step, StopReason.LOOP_DETECTED if loop.stop else None
         events.on_tool_start(decision.action)
-        outcome = self.toolbox.run(decision.action, self.callbacks)
+        outcome = self.toolbox.run(decision.action, callbacks)
         return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
 
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:

@@ -42,3 +42,15 @@ def invoke_model(
         raise ModelUnavailableError(describe_model_error(err)) from err
     usage.add(message)
     return message
+
+
+
+def merge_callbacks(first: Callbacks, second: Callbacks) -> Callbacks:
+    """Both sets of LangChain callbacks (handler lists or callback managers), `first`'s handlers first."""
+    if not first or not second:
+        return first or second
+    if isinstance(first, list) and isinstance(second, list):
+        return [*first, *second]
+    from langchain_core.callbacks import CallbackManager
+
+    return CallbackManager.configure(inheritable_callbacks=first, local_callbacks=second)

@@ -18,7 +18,7 @@ from langchain_core.tools import BaseTool
 from .agent import DEFAULT_ROLE, toolbox_options
 from .errors import AutoAgentError, ConfigurationError
 from .events import Broadcast, RunObserver
-from .model_call import invoke_model
+from .model_call import invoke_model, merge_callbacks
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason
@@ -62,6 +62,7 @@ class PlanAndExecute:
         self.identity = {"ai_name": agent_name, "ai_role": agent_role}
         self.max_thought_steps = max_thought_steps
         self.callbacks = callbacks
+        self._callbacks: Callbacks = callbacks
         self.on_step = on_step
         self.on_plan = on_plan
         self.last_run: RunResult | None = None
@@ -76,12 +77,14 @@ class PlanAndExecute:
         verbose: bool = False,
         *,
         observers: Sequence[RunObserver] = (),
+        callbacks: Callbacks = None,
         resume: Sequence[Step] = (),
         run_id: str = "",
     ) -> RunResult:
         """Plan, show the plan, then run it; a failing step stops the run with a report."""
         if resume:
             raise ConfigurationError("a plan-mode run cannot be resumed: it plans from the start")
+        self._callbacks = merge_callbacks(self.callbacks, callbacks)  # this run's, for every call it makes
         result = self.last_run = RunResult(task=task, run_id=run_id)
         events = Broadcast([*self.observers, *observers])
         started = time.monotonic()
@@ -148,7 +151,7 @@ class PlanAndExecute:
             started = time.monotonic()
             action = Action(name=name, args=self._arguments(name, value, task, result, first=number == 1))
             events.on_tool_start(action)
-            outcome = self.toolbox.run(action, self.callbacks)
+            outcome = self.toolbox.run(action, self._callbacks)
             thought = Thought(text=f"plan step {number}/{len(plan)}")
             step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action),
                         outcome.content, outcome.success, time.monotonic() - started)
@@ -178,4 +181,4 @@ class PlanAndExecute:
         return parsed if isinstance(parsed, dict) else {"input": json.dumps(parsed)}
 
     def _ask(self, prompt: str, result: RunResult) -> str:
-        return invoke_model(self.llm, [HumanMessage(prompt)], result.usage, self.callbacks).text
+        return invoke_model(self.llm, [HumanMessage(prompt)], result.usage, self._callbacks).text

@@ -253,3 +253,25 @@ def test_an_interrupted_run_is_still_remembered_and_ends_its_events() -> None:
 
     assert [run.stop_reason for run in memory.remembered] == [StopReason.INTERRUPTED]
     assert recorder.events[-1] == "end interrupted"
+
+
+def test_callbacks_given_to_one_run_join_the_agents_own() -> None:
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Counter(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.models = 0
+            self.tools = 0
+
+        def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
+            self.models += 1
+
+        def on_tool_start(self, *args: Any, **kwargs: Any) -> None:
+            self.tools += 1
+
+    own, this_run = Counter(), Counter()
+    agent, _ = agent_for(act("multiply", a=2, b=3), act("FINISH"), "6", callbacks=[own])
+
+    agent.execute("2*3", callbacks=[this_run])
+
+    assert (own.models, own.tools) == (this_run.models, this_run.tools) == (3, 1)

@@ -139,12 +139,13 @@ def run_once(
 
     record = (settings or Settings()).to_record()
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
-    observers = [display, writer]
+    observers, callbacks = [display, writer], display.callbacks()  # the callbacks hear streamed tokens
     try:
         if resumed is not None:
-            result = agent.execute(task, observers=observers, resume=resumed.steps, run_id=resumed.run_id)
+            result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
+                                   run_id=resumed.run_id)
         else:
-            result = agent.execute(task, observers=observers)
+            result = agent.execute(task, observers=observers, callbacks=callbacks)
     except KeyboardInterrupt:
         click.echo("interrupted: the run was stopped; its transcript is kept (autoagent runs list)", err=True)
         return codes.INTERRUPTED

@@ -73,7 +73,7 @@ class ChatLocalLlama(BaseChatModel):
     seed: int | None = None
     prefix_cache_dir: str | None = None  # where prompt-prefix snapshots are shared between processes; None: off
 
-    @field_validator("model_path", mode="before")
+    @field_validator("model_path", "prefix_cache_dir", mode="before")
     @classmethod
     def _path_to_str(cls, value: Any) -> Any:
         """Accept a Path as well as a string."""

@@ -229,7 +229,7 @@ def read_payload(snap: Snapshot) -> tuple[list[int], bytes]:
         payload = source.read()
     if len(payload) != 4 * snap.n_tokens + snap.state_size:
         raise ValueError("truncated")
-    if False:
+    if hashlib.sha256(payload).hexdigest() != snap.sha256:
         raise ValueError("sha256 mismatch")
     split = 4 * snap.n_tokens
     return list(struct.unpack(f"<{snap.n_tokens}i", payload[:split])), payload[split:]
