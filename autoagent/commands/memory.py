@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import shlex
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..errors import AutoAgentError
+from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
     from ..memory.entries import MemoryEntry
@@ -177,17 +177,7 @@ def reembed(model: str | None, base_url: str | None) -> None:
 
 def run_memory_command(line: str) -> None:
     """Run `memory` sub-commands from a REPL line such as `search "usd to eur"` (empty: `list`)."""
-    try:
-        args = shlex.split(line) or ["list"]
-    except ValueError as err:  # unbalanced quotes
-        click.echo(f"Error: {err}", err=True)
-        return
-    try:
-        memory.main(args=args, prog_name="/memory", standalone_mode=False)
-    except click.ClickException as err:
-        err.show()
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    run_group_from_line(memory, line, "/memory")
 
 
 def _when(entry: MemoryEntry) -> str:

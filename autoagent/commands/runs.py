@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shlex
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import AutoAgentError
+from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
     from ..steps import Step
@@ -150,17 +150,7 @@ def show(run_id: str, as_json: bool) -> None:
 
 def run_runs_command(line: str) -> None:
     """Run `runs` sub-commands from a REPL line such as `show 2026` (empty: `list`)."""
-    try:
-        args = shlex.split(line) or ["list"]
-    except ValueError as err:  # unbalanced quotes
-        click.echo(f"Error: {err}", err=True)
-        return
-    try:
-        runs.main(args=args, prog_name="/runs", standalone_mode=False)
-    except click.ClickException as err:
-        err.show()
-    except click.Abort:
-        click.echo("Aborted.", err=True)
+    run_group_from_line(runs, line, "/runs")
 
 
 def _field(label: str, value: str, indent: int = 0) -> str:
