@@ -13,7 +13,7 @@ import pytest
 
 from autoagent import exit_codes as codes
 from autoagent.steps import StopReason
-from autoagent.transcript import list_transcripts, load_transcript
+from autoagent.transcript_reader import list_transcripts, load_transcript
 
 from .cli_backend import FakeBackend, invoke
 from .fake_openai import FakeOpenAI, Hold

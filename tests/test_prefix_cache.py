@@ -58,9 +58,11 @@ class FakeLlama:
 
 
 @pytest.fixture(autouse=True)
-def fake_state(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """read_state/write_state work on FakeLlama.state; the list records every state written into a context."""
+def fake_state(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> list[bytes]:
+    """read_state/write_state work on FakeLlama.state (not for the real model); the list records states written."""
     written: list[bytes] = []
+    if request.node.get_closest_marker("slow"):
+        return written
 
     def write_state(llama: FakeLlama, state: bytes) -> None:
         written.append(state)

@@ -17,14 +17,8 @@ from autoagent.errors import ConfigurationError
 from autoagent.redact import REDACTED, Redactor, collect_secrets, is_secret_name
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import RunResult, Step, StepKind, StopReason, Usage
-from autoagent.transcript import (
-    TAIL_BLOCK,
-    TranscriptWriter,
-    list_transcripts,
-    load_transcript,
-    new_run_id,
-    runs_dir,
-)
+from autoagent.transcript import TranscriptWriter, new_run_id, runs_dir
+from autoagent.transcript_reader import TAIL_BLOCK, list_transcripts, load_transcript
 
 from .scripted import ScriptedChatModel, act
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..agent import AutoGPT
     from ..config import Settings
     from ..plan import PlanAndExecute
-    from ..transcript import Transcript
+    from ..transcript_reader import Transcript
 
     Agent = AutoGPT | PlanAndExecute
 
@@ -108,7 +108,7 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
 
 def _resumable(run_id: str) -> Transcript:
     """The stopped run `--resume` names; one readable line when there is none to continue."""
-    from ..transcript import load_transcript
+    from ..transcript_reader import load_transcript
 
     try:
         transcript = load_transcript(run_id)

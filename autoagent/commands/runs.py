@@ -14,7 +14,7 @@ from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
     from ..steps import Step
-    from ..transcript import Transcript, TranscriptSummary
+    from ..transcript_reader import Transcript, TranscriptSummary
 
 TASK_CHARS = 60
 RUN_LABEL, STEP_LABEL = 9, 13  # label widths, so values line up
@@ -123,7 +123,7 @@ def runs() -> None:
               help="Show at most this many runs, newest first.")
 def list_runs(limit: int) -> None:
     """List past runs, newest first, with how each ended."""
-    from ..transcript import list_transcripts, transcript_paths
+    from ..transcript_reader import list_transcripts, transcript_paths
 
     with _reported():
         click.echo(format_runs(list_transcripts(limit=limit), total=len(transcript_paths())))
@@ -137,7 +137,7 @@ def show(run_id: str, as_json: bool) -> None:
 
     ID may be any unique prefix of a run id.
     """
-    from ..transcript import load_transcript
+    from ..transcript_reader import load_transcript
 
     with _reported():
         transcript = load_transcript(run_id)
