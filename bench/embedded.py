@@ -11,9 +11,10 @@ primed: the cache cleared, then filled (untimed) with the prompt's static part, 
   static prefix kept across runs (or on disk, across processes) would give step 1;
 no reuse: the cache is cleared before every model call (llama.cpp reprocesses the whole prompt each time).
 A short untimed call first pages the weights in, so the first run does not pay for that.
-These four runs have prefix snapshots off. `--snapshots` measures them instead, in fresh processes (3 rounds, each
+These four runs have prefix snapshots off. `--snapshots` measures snapshots instead, in fresh processes (3 rounds, each
 in a new snapshot directory): "off" (snapshots off), "first" (no snapshot on disk yet: it saves one), "second" (a new
-process that loads it); each process runs the task twice, the second time as a REPL's next task does.
+process that loads it), then "off, other task" and "second, other task" (another task in a new process, with that
+snapshot); each process runs its task twice, the second time as a REPL's next task does.
 """
 
 from __future__ import annotations
@@ -64,6 +65,20 @@ class ClearCache(BaseCallbackHandler):
         self.llm.llama().reset()
 
 
+class CallCPU(BaseCallbackHandler):
+    """CPU seconds of this process per chat model call (both llama.cpp threads): wall time, less other load."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self.started = 0.0
+
+    def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, **kwargs: Any) -> None:
+        self.started = time.process_time()
+
+    def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        self.seconds.append(time.process_time() - self.started)
+
+
 def run(llm: ChatLocalLlama, tools: list[Any], mode: str, first: FirstPrompt) -> dict[str, Any]:
     """One run of the task in `mode` (cold, warm, primed, no reuse)."""
     if mode in ("cold", "primed"):
@@ -93,8 +108,15 @@ def run(llm: ChatLocalLlama, tools: list[Any], mode: str, first: FirstPrompt) ->
     return record
 
 
-def one_process(snapshots: str) -> None:
-    """In this process: the task twice (one-shot, then as a REPL's next task), with snapshots in a directory or off."""
+OTHER_TASK = "What is 4321 * 8765 + 19?"  # another task's process reuses the snapshot's static part only
+ANSWERS_BY_TASK = {TASK: ANSWERS, OTHER_TASK: ("37873584", "37,873,584")}
+# (name, snapshots on, task): each a fresh process, in this order, sharing one snapshot directory per round.
+PROCESSES = [("off", False, TASK), ("first", True, TASK), ("second", True, TASK),
+             ("off, other task", False, OTHER_TASK), ("second, other task", True, OTHER_TASK)]
+
+
+def one_process(snapshots: str, task: str) -> None:
+    """In this process: `task` twice (one-shot, then as a REPL's next task), with snapshots in a directory or off."""
     llm = load_chat_model("local")
     assert isinstance(llm, ChatLocalLlama)
     llm = llm.model_copy(update={"prefix_cache_dir": None if snapshots == "off" else snapshots})
@@ -103,44 +125,54 @@ def one_process(snapshots: str) -> None:
         tools = default_tools(Path(workspace), load_embeddings("local"))
         runs = []
         for _ in range(2):
-            agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json")
+            cpu = CallCPU()
+            agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json", callbacks=[cpu])
             started = time.perf_counter()
-            result = agent.execute(TASK)
+            result = agent.execute(task)
             seconds = time.perf_counter() - started
             runs.append({"steps": [step.seconds for step in result.steps], "end_to_end_s": seconds,
                          "replies": [step.reply for step in result.steps], "answer": result.answer,
+                         "call_cpu_s": cpu.seconds,
                          "tools": [step.action.name if step.action else step.kind.value for step in result.steps],
-                         "correct": any(answer in result.answer for answer in ANSWERS)})
+                         "correct": any(answer in result.answer for answer in ANSWERS_BY_TASK[task])})
     events = [vars(event) for event in llm.prefix_snapshots().events]
     files = sorted(Path(snapshots).glob("*.snap")) if snapshots != "off" else []
     print(json.dumps({"runs": runs, "events": events, "file_bytes": [file.stat().st_size for file in files]}))
 
 
 def snapshot_rounds(rounds: int) -> None:
-    """`rounds` x (off, first, second) fresh processes; a summary table on stderr, JSON on stdout."""
-    records: dict[str, list[dict[str, Any]]] = {"off": [], "first": [], "second": []}
+    """`rounds` x the PROCESSES; a summary (medians over rounds) on stderr, JSON on stdout."""
+    records: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in PROCESSES}
     for _ in range(rounds):
         with tempfile.TemporaryDirectory(prefix="bench-prefix-") as directory:
-            for mode in records:
-                argument = "off" if mode == "off" else directory
-                out = subprocess.run([sys.executable, __file__, "--one-process", argument], check=True,
-                                     capture_output=True, text=True, env=os.environ).stdout
-                records[mode].append(json.loads(out.splitlines()[-1]))
-                print(f"  {mode}: " + "; ".join(f"steps {', '.join(f'{s:.1f}' for s in run['steps'])} s"
-                                                 for run in records[mode][-1]["runs"]), file=sys.stderr, flush=True)
+            for name, snapshots, task in PROCESSES:
+                command = [sys.executable, __file__, "--one-process", directory if snapshots else "off", "--task", task]
+                out = subprocess.run(command, check=True, capture_output=True, text=True, env=os.environ).stdout
+                records[name].append(json.loads(out.splitlines()[-1]))
+                print(f"  {name}: " + "; ".join(f"steps {', '.join(f'{s:.1f}' for s in run['steps'])} s"
+                                                for run in records[name][-1]["runs"]), file=sys.stderr, flush=True)
     summary = {}
-    for mode, processes in records.items():
-        for task in (0, 1):
-            runs = [process["runs"][task] for process in processes]
-            summary[f"{mode}, task {task + 1}"] = {
+    for name, _, task in PROCESSES:
+        baseline = records["off" if task == TASK else "off, other task"][0]["runs"][0]
+        for number in (0, 1):
+            runs = [process["runs"][number] for process in records[name]]
+            summary[f"{name}, run {number + 1}"] = {
                 "step_1_s": statistics.median(run["steps"][0] for run in runs),
                 "step_2_s": statistics.median(run["steps"][1] for run in runs if len(run["steps"]) > 1),
                 "median_step_s": statistics.median(statistics.median(run["steps"]) for run in runs),
+                "step_1_cpu_s": statistics.median(run["call_cpu_s"][0] for run in runs),
                 "end_to_end_s": statistics.median(run["end_to_end_s"] for run in runs),
-                "same_replies_as_off": all(run["replies"] == records["off"][0]["runs"][0]["replies"]
-                                           and run["answer"] == records["off"][0]["runs"][0]["answer"] for run in runs),
+                "same_replies_as_off": all(run["replies"] == baseline["replies"] and run["answer"] == baseline["answer"]
+                                           for run in runs),
                 "tools": runs[0]["tools"], "correct": all(run["correct"] for run in runs),
             }
+    events = [event for processes in records.values() for process in processes for event in process["events"]]
+    for kind in ("save", "load"):
+        chosen = [event for event in events if event["kind"] == kind]
+        if chosen:
+            summary[kind] = {"count": len(chosen), "median_ms": 1000 * statistics.median(e["seconds"] for e in chosen),
+                             "tokens": chosen[0]["n_tokens"], "state_bytes": chosen[0]["size"]}
+    summary["file_bytes"] = records["first"][0]["file_bytes"]
     for name, row in summary.items():
         print(f"  {name}: {row}", file=sys.stderr)
     print(json.dumps({"summary": summary, "processes": records}))
@@ -152,9 +184,10 @@ def main() -> None:
     parser.add_argument("--snapshots", action="store_true", help="measure prefix snapshots in fresh processes")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of --snapshots processes")
     parser.add_argument("--one-process", metavar="DIR", help="(internal) one --snapshots process: DIR or off")
+    parser.add_argument("--task", default=TASK, help="(internal) the task of --one-process")
     arguments = parser.parse_args()
     if arguments.one_process:
-        one_process(arguments.one_process)
+        one_process(arguments.one_process, arguments.task)
         return
     if arguments.snapshots:
         snapshot_rounds(arguments.rounds)

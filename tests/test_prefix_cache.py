@@ -119,6 +119,12 @@ def test_key_holds_tools_and_messages_but_not_the_grammar() -> None:
     assert prompt_key(messages[:1], {}) == plain[: len(prompt_key(messages[:1], {}))]  # a longer chat extends it
 
 
+@pytest.mark.parametrize(("first", "second", "shared"), [("", "abc", 0), ("abc", "abd", 2), ("abc", "abc", 3),
+                                                         ("abcdef", "abc", 3), ("xbc", "abc", 0)])
+def test_shared_prefix(first: str, second: str, shared: int) -> None:
+    assert pc.shared_prefix(first, second) == shared == pc.shared_prefix(second, first)
+
+
 # --- saving ----------------------------------------------------------------------------------------
 
 
@@ -293,6 +299,20 @@ def test_a_snapshot_of_another_model_or_context_is_ignored(
     manager = PrefixSnapshots(str(model_file), n_ctx)
     manager.before_call(FakeLlama(n_ctx), key("Task: next"), snap_dir)
     assert fake_state == [] and len(list(snap_dir.glob("*.snap"))) == 1  # not ours, but maybe another's
+
+
+def test_a_snapshot_replaced_after_its_header_was_read_is_not_loaded_nor_removed(
+    model_file: Path, snap_dir: Path, fake_state: list[bytes]
+) -> None:
+    first_process(model_file, snap_dir)
+    manager, llama = PrefixSnapshots(str(model_file), 4096), FakeLlama()
+    (snap,) = manager.snapshots(snap_dir)
+    newer = snap_dir / "newer.tmp"
+    newer.write_bytes(snap.path.read_bytes())
+    os.replace(newer, snap.path)  # another process saved the same key meanwhile
+    with pytest.raises(FileNotFoundError, match="replaced"):
+        manager.load(llama, snap)
+    assert fake_state == [] and snap.path.exists()
 
 
 def test_a_failed_restore_resets_the_context(

@@ -48,8 +48,14 @@ def prompt_key(messages: Sequence[dict[str, Any]], options: dict[str, Any]) -> s
 
 def shared_prefix(first: str, second: str) -> int:
     """The length of the common start of two strings."""
-    limit = min(len(first), len(second))
-    return next((index for index in range(limit) if first[index] != second[index]), limit)
+    low, high = 0, min(len(first), len(second))
+    while low < high:  # binary search: slice comparisons run in C, a per-character loop would not
+        middle = (low + high + 1) // 2
+        if first[:middle] == second[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Snapshot:
     state_size: int
     sha256: str
     offset: int
+    inode: int  # another process may replace the file between reading its header and its payload
 
 
 @dataclass
@@ -150,7 +157,7 @@ class PrefixSnapshots:
         """Check `snap`'s payload, then restore it into the context (a bad file is deleted, never loaded)."""
         started = time.perf_counter()
         try:
-            tokens, state = read_payload(snap)
+            tokens, state = read_payload(snap)  # FileNotFoundError: gone or replaced, so not loaded but not removed
             if snap.n_tokens > llama.n_ctx():
                 raise ValueError(f"{snap.n_tokens} tokens exceed the context")
         except ValueError as exc:
@@ -208,16 +215,17 @@ def read_header(path: Path) -> tuple[dict[str, Any], Snapshot]:
         if length > _MAX_HEADER:
             raise ValueError("header too long")
         raw = source.read(length)
+        stat = os.fstat(source.fileno())
     try:
         header = json.loads(raw.decode("utf-8"))
         offset = len(MAGIC) + 4 + length
         snap = Snapshot(path, str(header["key"]), int(header["n_tokens"]), int(header["state_size"]),
-                        str(header["sha256"]), offset)
+                        str(header["sha256"]), offset, stat.st_ino)
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"bad header: {exc}") from exc
     if snap.n_tokens <= 0 or snap.state_size <= 0:
         raise ValueError("empty snapshot")
-    if path.stat().st_size != offset + 4 * snap.n_tokens + snap.state_size:
+    if stat.st_size != offset + 4 * snap.n_tokens + snap.state_size:
         raise ValueError("truncated or padded")
     return header, snap
 
@@ -225,6 +233,8 @@ def read_header(path: Path) -> tuple[dict[str, Any], Snapshot]:
 def read_payload(snap: Snapshot) -> tuple[list[int], bytes]:
     """A snapshot's token ids and state bytes, after checking their length and sha256 (ValueError when bad)."""
     with snap.path.open("rb") as source:
+        if os.fstat(source.fileno()).st_ino != snap.inode:
+            raise FileNotFoundError(f"{snap.path.name} was replaced")
         source.seek(snap.offset)
         payload = source.read()
     if len(payload) != 4 * snap.n_tokens + snap.state_size:
