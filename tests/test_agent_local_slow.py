@@ -27,6 +27,7 @@ def _report(label: str, result: RunResult) -> None:
 @pytest.mark.parametrize("protocol", ["json", "tools", "react"])
 def test_calculator_task_on_the_embedded_model(protocol: str, local_weights: Path, tmp_path: Path) -> None:
     llm = ChatLocalLlama(model_path=str(local_weights))
+    llm.llama().reset()  # as in a fresh process: what an earlier test left in the shared KV cache shifts the batches
     agent = AutoGPT(llm=llm, tools=default_tools(tmp_path / "workspace"), compact_thoughts=True, protocol=protocol)
 
     result = agent.execute(TASK)
@@ -41,6 +42,7 @@ def test_calculator_task_on_the_embedded_model(protocol: str, local_weights: Pat
 
 def test_plan_mode_starts_with_the_calculator(local_weights: Path, tmp_path: Path) -> None:
     llm = ChatLocalLlama(model_path=str(local_weights))
+    llm.llama().reset()
     agent = PlanAndExecute(llm=llm, tools=default_tools(tmp_path / "workspace"))
 
     result = agent.execute(TASK)
