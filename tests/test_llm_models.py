@@ -13,7 +13,8 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 
 from autoagent.errors import ConfigurationError, ModelUnavailableError
 from autoagent.llm import default_model_spec, load_chat_model, local
-from autoagent.llm.local import ChatLocalLlama, to_chat_messages
+from autoagent.llm.llama_messages import to_chat_messages
+from autoagent.llm.local import ChatLocalLlama
 
 
 @pytest.fixture(autouse=True)
@@ -268,7 +269,7 @@ def test_corrupt_gguf_names_the_path(tmp_path: Path) -> None:
 
 
 def test_tool_calls_written_as_text_are_recovered() -> None:
-    from autoagent.llm.local import tool_calls_in_text
+    from autoagent.llm.llama_messages import tool_calls_in_text
 
     names = {"calculator", "calendar"}
     fenced = '```json\n{"name": "calculator", "arguments": {"expression": "2*3"}}\n```'

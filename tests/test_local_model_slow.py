@@ -96,3 +96,24 @@ def test_shared_prefix_is_not_evaluated_twice(model: ChatLocalLlama, monkeypatch
     # Deterministic, not a timing: the second call re-evaluates only its differing tail.
     assert second_evals < second_prompt // 10
     _report(f"shared-prefix speedup: first {first_s:.2f} s, second {second_s:.2f} s")
+
+
+def test_a_token_listener_gets_the_reply_as_it_is_written_with_the_same_usage(model: ChatLocalLlama) -> None:
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Tokens(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.tokens: list[str] = []
+
+        def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+            self.tokens.append(token)
+
+    prompt = [HumanMessage("Write the numbers from 1 to 10 separated by commas.")]
+    model.llama().reset()
+    plain = model.invoke(prompt)
+    listener = Tokens()
+    model.llama().reset()
+    streamed = model.invoke(prompt, config={"callbacks": [listener]})
+
+    assert len(listener.tokens) > 5 and "".join(listener.tokens) == streamed.content == plain.content
+    assert streamed.usage_metadata == plain.usage_metadata

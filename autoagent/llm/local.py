@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import atexit
 import importlib.util
-import json
 import os
 import threading
-import uuid
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -19,18 +17,13 @@ from langchain_core.messages import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
-    ChatMessage,
-    HumanMessage,
-    SystemMessage,
-    ToolMessage,
 )
-from langchain_core.messages.ai import UsageMetadata
-from langchain_core.messages.tool import ToolCall
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from pydantic import Field, field_validator
 
 from autoagent.errors import ModelUnavailableError
+from autoagent.llm.llama_messages import to_chat_messages, tool_calls_in_text, usage_metadata
 from autoagent.llm.prefix_cache import PrefixSnapshots, prompt_key
 from autoagent.llm.weights import INSTALL_HINT
 
@@ -160,16 +153,20 @@ class ChatLocalLlama(BaseChatModel):
         snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
         chat_messages, params = to_chat_messages(messages), self._call_params(stop, kwargs)
         key = prompt_key(chat_messages, params)
+        streamed = run_manager is not None and bool(run_manager.handlers) and not kwargs.get("tools")
         with lock:
             snapshots.before_call(llm, key, directory)
             finished = False
             try:
-                response = llm.create_chat_completion(messages=chat_messages, **params)
+                if streamed:  # someone listens: tokens reach the callbacks as they come (a spinner shows them)
+                    response = self._streamed_completion(llm, chat_messages, params, run_manager)
+                else:
+                    response = llm.create_chat_completion(messages=chat_messages, **params)
                 finished = True
             finally:
                 snapshots.after_call(llm, key, directory if finished else None)
         choice = response["choices"][0]
-        usage = _usage_metadata(response.get("usage"))
+        usage = usage_metadata(response.get("usage"))
         content = choice["message"].get("content") or ""
         names = {tool["function"]["name"] for tool in kwargs.get("tools") or []}
         calls = tool_calls_in_text(content, names) if names else []
@@ -183,6 +180,28 @@ class ChatLocalLlama(BaseChatModel):
             generations=[ChatGeneration(message=message)],
             llm_output={"token_usage": response.get("usage"), "model_name": self.model_name},
         )
+
+    @staticmethod
+    def _streamed_completion(
+        llm: Any, chat_messages: list[dict[str, Any]], params: dict[str, Any], run_manager: Any
+    ) -> dict[str, Any]:
+        """A chat completion streamed into `run_manager.on_llm_new_token`, returned in the unstreamed shape.
+        llama.cpp reports no usage when streaming: the reply's tokens are counted, and the prompt's are what the
+        context holds after it, less the reply (cut at max_tokens, its last token is never evaluated)."""
+        pieces: list[str] = []
+        finish_reason = None
+        for raw in llm.create_chat_completion(messages=chat_messages, **params, stream=True):
+            choice = raw["choices"][0] if raw.get("choices") else {}
+            text = (choice.get("delta") or {}).get("content") or ""
+            if text:
+                pieces.append(text)
+                run_manager.on_llm_new_token(text)
+            finish_reason = choice.get("finish_reason") or finish_reason
+        content = "".join(pieces)
+        completion = len(llm.tokenize(content.encode("utf-8"), add_bos=False)) if content else 0
+        prompt = max(int(llm.n_tokens) - completion + (1 if finish_reason == "length" else 0), 0)
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        return {"choices": [{"message": {"content": content}, "finish_reason": finish_reason}], "usage": usage}
 
     def _stream(
         self,
@@ -214,7 +233,7 @@ class ChatLocalLlama(BaseChatModel):
             choice = raw["choices"][0] if raw.get("choices") else {}
             text = (choice.get("delta") or {}).get("content") or ""
             finish_reason = choice.get("finish_reason")
-            usage = _usage_metadata(raw.get("usage"))
+            usage = usage_metadata(raw.get("usage"))
             if not text and finish_reason is None and usage is None:
                 continue
             last = finish_reason is not None
@@ -231,76 +250,6 @@ class ChatLocalLlama(BaseChatModel):
             if run_manager is not None and text:
                 run_manager.on_llm_new_token(text, chunk=chunk)
             yield chunk
-
-
-def tool_calls_in_text(text: str, names: set[str]) -> list[ToolCall]:
-    """Tool calls a model wrote as text (`{"name": ..., "arguments": {...}}`, fenced or in <tool_call> tags),
-    as llama.cpp returns them for Qwen; only calls to a bound tool count."""
-    import json_repair
-
-    found = json_repair.loads(text.replace("<tool_call>", "").replace("</tool_call>", "")) if text.strip() else ""
-    candidates = found if isinstance(found, list) else [found]
-    calls = []
-    for candidate in candidates:
-        if not isinstance(candidate, dict) or candidate.get("name") not in names:
-            continue
-        args: Any = next((candidate[key] for key in ("arguments", "parameters", "args") if key in candidate), {})
-        if isinstance(args, str):
-            args = json_repair.loads(args) if args.strip() else {}
-        if isinstance(args, dict) and args.get("type") == "object":  # the schema's shape echoed back
-            args = args.get("properties") or {key: value for key, value in args.items() if key != "type"}
-        calls.append(ToolCall(name=candidate["name"], args=args if isinstance(args, dict) else {},
-                              id=f"call_{uuid.uuid4().hex[:12]}", type="tool_call"))
-    return calls
-
-
-def to_chat_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """Convert LangChain messages into OpenAI-style chat-completion dicts."""
-    converted: list[dict[str, Any]] = []
-    for message in messages:
-        entry: dict[str, Any] = {"role": _role(message), "content": str(message.text)}
-        if isinstance(message, AIMessage) and message.tool_calls:
-            entry["tool_calls"] = [
-                {
-                    "id": call.get("id") or f"call_{index}",
-                    "type": "function",
-                    "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
-                }
-                for index, call in enumerate(message.tool_calls)
-            ]
-        if isinstance(message, ToolMessage):
-            entry["tool_call_id"] = message.tool_call_id
-        converted.append(entry)
-    return converted
-
-
-def _role(message: BaseMessage) -> str:
-    """The chat-completion role of a LangChain message."""
-    if isinstance(message, SystemMessage):
-        return "system"
-    if isinstance(message, HumanMessage):
-        return "user"
-    if isinstance(message, AIMessage):
-        return "assistant"
-    if isinstance(message, ToolMessage):
-        return "tool"
-    if isinstance(message, ChatMessage):
-        return message.role
-    raise TypeError(f"ChatLocalLlama cannot send a {type(message).__name__}")
-
-
-def _usage_metadata(usage: dict[str, Any] | None) -> UsageMetadata | None:
-    """LangChain usage metadata from a llama.cpp usage dict."""
-    if not usage:
-        return None
-    input_tokens = int(usage.get("prompt_tokens", 0))
-    output_tokens = int(usage.get("completion_tokens", 0))
-    total_tokens = int(usage.get("total_tokens", input_tokens + output_tokens))
-    # cast: mypy at python_version 3.10 misreads UsageMetadata's typing.NotRequired keys as required.
-    return cast(
-        UsageMetadata,
-        {"input_tokens": input_tokens, "output_tokens": output_tokens, "total_tokens": total_tokens},
-    )
 
 
 def _open_llama(model_path: str, n_ctx: int, n_threads: int | None) -> Any:
