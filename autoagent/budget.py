@@ -46,7 +46,7 @@ def price_of(model: str, prices: dict[str, tuple[float, float]] | None = None) -
     """USD per million (input, output) tokens for `model`, matching the longest known name it starts with."""
     table = load_prices() if prices is None else prices
     name = model.removeprefix("openai:").strip()
-    if name.startswith("local"):
+    if name.startswith("local") or name.endswith(".gguf"):  # the embedded model reports its GGUF file's name
         name = "local"
     matches = [known for known in table if name == known or name.startswith(known + "-")]
     return table[max(matches, key=len)] if matches else None

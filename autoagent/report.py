@@ -84,6 +84,8 @@ def format_seconds(seconds: float) -> str:
 
 def format_cost(cost_usd: float) -> str:
     """Dollars, with the precision a cheap call needs: `$0.0004`, `$1.25`."""
+    if cost_usd == 0:
+        return "$0"  # a model on this machine
     return f"${cost_usd:.2f}" if cost_usd >= 1 else f"${cost_usd:.4f}"
 
 

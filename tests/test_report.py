@@ -148,3 +148,9 @@ def test_a_real_run_serialises_to_the_documented_shape() -> None:
     assert shape_errors(data, JSON_SHAPE) == []
     assert [step["kind"] for step in data["steps"]] == ["parse_error", "finish"]
     assert data["answer"] == "All done." and data["usage"]["calls"] == 3
+
+
+def test_a_free_run_costs_a_plain_zero() -> None:
+    from autoagent.report import format_cost
+
+    assert (format_cost(0.0), format_cost(0.00042), format_cost(1.5)) == ("$0", "$0.0004", "$1.50")
