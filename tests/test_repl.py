@@ -100,8 +100,8 @@ def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel])
     assert result.exit_code == 0 and model is not None
     assert result.stdout == "autoagent> 42\nautoagent> 84\nautoagent> "
     assert "Task: What is 6*7?\n\nMemories" in model.prompts[0]
-    assert ("Task: Earlier in this conversation, oldest first:\nRequest: What is 6*7?\nAnswer: 42\n\n"
-            "The new request, which may refer to them: and doubled?\n\nMemories") in model.prompts[3]
+    assert ("Task: and doubled?\n\n(Earlier in this conversation, oldest first; the request may refer to it:\n"
+            "Request: What is 6*7?\nAnswer: 42)\n\nMemories") in model.prompts[3]
 
 
 def test_clear_forgets_the_conversation(models: list[ScriptedChatModel]) -> None:
@@ -218,8 +218,8 @@ def test_conversation_keeps_the_last_few_clipped() -> None:
     for number in range(3):
         conversation.add(f"request {number}", f"answer {number} " + "x" * 20)
     task = conversation.task_for("next", PromptTemplateBuilder())
-    assert task == ("Earlier in this conversation, oldest first:\nRequest: request 1\nAnswer: answer 1…\n\n"
-                    "Request: request 2\nAnswer: answer 2…\n\nThe new request, which may refer to them: next")
+    assert task == ("next\n\n(Earlier in this conversation, oldest first; the request may refer to it:\n"
+                    "Request: request 1\nAnswer: answer 1…\n\nRequest: request 2\nAnswer: answer 2…)")
     assert Conversation().task_for("alone", PromptTemplateBuilder()) == "alone"
 
 
@@ -227,7 +227,7 @@ def test_conversation_in_chinese() -> None:
     conversation = Conversation()
     conversation.add("6乘7", "42")
     task = conversation.task_for("再乘2", PromptTemplateBuilder(lang="zh"))
-    assert task == "本次对话之前的交流（从早到晚）：\n请求：6乘7\n回答：42\n\n新的请求（可能提到上面的内容）：再乘2"
+    assert task == "再乘2\n\n（本次对话之前的交流，从早到晚；上面的请求可能提到它们：\n请求：6乘7\n回答：42）"
 
 
 PTY_DRIVER = """\
