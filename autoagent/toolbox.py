@@ -78,6 +78,7 @@ class Toolbox:
         self.approver = approver
         self.timeout = timeout
         self.timeouts = dict(timeouts or {})
+        self._schemas: dict[str, dict[str, Any]] = {}  # each tool's JSON schema, once built
         unknown = [name for name in self.timeouts if name not in self.tools]
         if unknown:
             raise ValueError(f"timeouts name unknown tool(s): {', '.join(unknown)}")
@@ -146,12 +147,13 @@ class Toolbox:
             return str(next(iter(args.values()))) if len(args) == 1 else json.dumps(args)
         return args
 
-    @staticmethod
-    def _check_args(tool: BaseTool, args: dict[str, Any]) -> str | None:
+    def _check_args(self, tool: BaseTool, args: dict[str, Any]) -> str | None:
         """Exactly which arguments are missing, unexpected or of the wrong type; None when all is well."""
         if tool.args_schema is None:
             return None if len(args) <= 1 else f"{tool.name} takes one text argument"
-        schema = _json_schema(tool)
+        if tool.name not in self._schemas:  # a tool's schema does not change: build its JSON schema once
+            self._schemas[tool.name] = _json_schema(tool)
+        schema = self._schemas[tool.name]
         expected = set(schema.get("properties", {}))
         missing = [name for name in schema.get("required", []) if name not in args]
         unexpected = [name for name in args if name not in expected]
