@@ -227,7 +227,7 @@ def test_conversation_in_chinese() -> None:
     conversation = Conversation()
     conversation.add("6乘7", "42")
     task = conversation.task_for("再乘2", PromptTemplateBuilder(lang="zh"))
-    assert task == "再乘2\n\n（本次对话之前的交流，从早到晚；上面的请求可能提到它们：\n请求：6乘7\n回答：42）"
+    assert task == "再乘2\n\n（本次对话之前的交流，从早到晚；上面的请求可能提到它们：\n请求：6乘7\n回答：42）"  # noqa: RUF001  (Chinese punctuation, as the template writes it)
 
 
 PTY_DRIVER = """\
