@@ -181,7 +181,8 @@ def _snapshot_table(summary: dict[str, Any]) -> list[str]:
                      f"{'yes' if row['correct'] else 'no'} |")
     saved, loaded = summary.get("save"), summary.get("load")
     if saved and loaded:
-        lines += ["", f"Snapshot file {summary['file_bytes'] / 1e6:.1f} MB ({saved['tokens']} tokens); save "
+        files = summary["file_bytes"] if isinstance(summary["file_bytes"], list) else [summary["file_bytes"]]
+        lines += ["", f"Snapshot file {max(files) / 1e6:.1f} MB ({saved['tokens']} tokens); save "
                       f"{saved['median_ms']:.0f} ms, load {loaded['median_ms']:.0f} ms (medians)."]
     return [*lines, ""]
 
