@@ -8,7 +8,7 @@ from typing import Any
 import json_repair
 from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
-from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 FINISH = "FINISH"
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
@@ -47,6 +47,7 @@ class Action(BaseModel):
         default_factory=dict, description="the tool's arguments", examples=[{"arg_name": "value"}]
     )
     call_id: str = Field("", exclude=True)  # the id of a native tool call; never asked of the model
+    _signature: str | None = PrivateAttr(None)
 
     @field_validator("args", mode="before")
     @classmethod
@@ -59,8 +60,11 @@ class Action(BaseModel):
         return value
 
     def signature(self) -> str:
-        """A canonical text of name and arguments, used to spot a repeated action."""
-        return f"{self.name.strip().lower()} {json.dumps(self.args, sort_keys=True, default=str)}"
+        """A canonical text of name and arguments, used to spot a repeated action (computed once: a parsed
+        action does not change)."""
+        if self._signature is None:
+            self._signature = f"{self.name.strip().lower()} {json.dumps(self.args, sort_keys=True, default=str)}"
+        return self._signature
 
 
 class ThoughtAndAction(BaseModel):
