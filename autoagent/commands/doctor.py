@@ -122,11 +122,11 @@ def check_local(path: str = "") -> list[Check]:
         return [*checks, Check("model weights", "ok" if good else "FAIL", f"{gguf} {'is' if good else 'is not'} a GGUF "
                                "file", "" if good else "point --model local:<path> at a .gguf model")]
     target = models_dir() / weights.WEIGHTS_FILENAME
-    if weights._is_verified(target):
+    if weights.is_verified(target):
         return [*checks, Check("model weights", "ok", f"{target} assembled and sha256-verified")]
     try:
         for package, resource in weights.WEIGHT_PARTS:
-            weights._locate_part(package, resource)
+            weights.locate_part(package, resource)
     except AutoAgentError as err:
         return [*checks, Check("model weights", "FAIL", str(err), weights.INSTALL_HINT)]
     detail = f"installed; the first run assembles and verifies them into {target}"

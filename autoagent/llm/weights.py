@@ -29,9 +29,9 @@ _CHUNK = 4 * 1024 * 1024
 def ensure_default_weights(directory: Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
     """Return the path of the verified default GGUF, assembling it from the part packages on first use."""
     target = (directory if directory is not None else models_dir()) / WEIGHTS_FILENAME
-    if _is_verified(target):
+    if is_verified(target):
         return target
-    part_paths = [_locate_part(package, resource) for package, resource in WEIGHT_PARTS]
+    part_paths = [locate_part(package, resource) for package, resource in WEIGHT_PARTS]
     report = progress or (lambda _line: None)
     report(f"Assembling the bundled model ({WEIGHTS_SIZE / 1e6:.0f} MB, first run only) into {target} ...")
     started = time.monotonic()
@@ -45,7 +45,7 @@ def _sidecar(target: Path) -> Path:
     return target.with_name(target.name + ".verified.json")
 
 
-def _is_verified(target: Path) -> bool:
+def is_verified(target: Path) -> bool:
     """True when `target` exists with the expected size and a sidecar vouching for the expected hash."""
     try:
         record = json.loads(_sidecar(target).read_text(encoding="utf-8"))
@@ -59,7 +59,7 @@ def _is_verified(target: Path) -> bool:
     )
 
 
-def _locate_part(package: str, resource: str) -> Path:
+def locate_part(package: str, resource: str) -> Path:
     """The file path of one part inside its installed package."""
     distribution = package.replace("_", "-")
     try:
