@@ -89,7 +89,7 @@ def build_agent(
     from .plan import PlanAndExecute
 
     spec = settings.resolved_model()
-    base_url = settings.base_url if spec.startswith("openai:") else None
+    base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
     llm = load_chat_model(spec, base_url=base_url)
     common: dict[str, Any] = {
         "llm": llm,

@@ -281,3 +281,12 @@ def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
     result = invoke(["--quiet"], [act("FINISH"), "second answer"], backend, stdin="first\nsecond\nquit\n")
     assert result.exit_code == 0 and calls == ["first", "second"]
     assert "interrupted: the run was stopped" in result.stderr and "second answer" in result.stdout
+
+
+def test_a_base_url_given_for_the_local_model_is_one_line_naming_the_fix(tmp_path: Path) -> None:
+    result = _run("-m", "autoagent", "--model", "local", "--base-url", "http://127.0.0.1:8000/v1", "hi",
+                  env={"AUTOAGENT_HOME": str(tmp_path)})
+    assert result.returncode == exit_codes.ERROR
+    assert result.stderr.strip().splitlines() == [
+        "Error: a base URL applies only to openai:<model> specs, not to 'local'; "
+        "e.g. --model openai:qwen2.5-coder --base-url http://127.0.0.1:8000/v1"]
