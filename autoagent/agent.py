@@ -145,8 +145,9 @@ class AutoGPT:
         loops = LoopGuard()
         loops.record(result.steps)
         guard = BudgetGuard(self.budget, meter.price)
-        if guard.price_note():
-            events.on_warning(guard.price_note() or "")
+        note = guard.price_note()
+        if note:
+            events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
         first = result.steps[-1].number + 1 if result.steps else 1
