@@ -10,6 +10,8 @@ from typing import Any, TextIO
 
 from langchain_core.tools import BaseTool
 
+from .control_chars import escape_controls
+
 # What the model reads when an action was not run.
 NO_TERMINAL = (
     "Not run: {tool} can change things, so it needs the user's approval, but there is no terminal to ask. "
@@ -20,14 +22,20 @@ FEEDBACK = "The user did not run this action and says: {feedback}"
 
 # What the user reads.
 ACTION_SHOWN = "\nThe agent wants to run {tool} with:\n{args}\n"
+WHOLE_SHOWN = "\nThe whole action, {tool} with:\n{args}\n"
 QUESTION = (
     "Allow? y = yes, y -N = yes to this and the next N actions, a = always allow {tool}, n = no, "
-    "or type feedback for the agent: "
+    "{view}or type feedback for the agent: "
 )
-SHOWN_VALUE_CHARS = 300  # a long argument (a file's content) is shortened in the question
+VIEW = "v = view it all, "  # offered when something was cut
+CUT = "⟨... {count:,} more characters: answer v to see them⟩"
+SPACES = "⟨{count:,} spaces⟩"
+SHOWN_VALUE_CHARS = 2000  # a long argument (a file's content) is cut in the question; `v` shows it whole
+_SPACE_RUN = re.compile(r"[ \u00a0\u2000-\u200b\u3000]{10,}")  # padding that would push text out of sight
 _YES = {"y", "yes"}
 _NO = {"n", "no"}
 _ALWAYS = {"a", "always"}
+_VIEW = {"v", "view", "show"}
 _YES_TO_NEXT = re.compile(r"y(?:es)?\s*-\s*(\d+)")
 
 
@@ -49,20 +57,24 @@ class Verdict:
 ALLOWED = Verdict(True)
 
 
-def _shorten(value: Any) -> Any:
-    """`value` with every long string cut, for showing arguments to the user."""
-    if isinstance(value, str) and len(value) > SHOWN_VALUE_CHARS:
-        return f"{value[:SHOWN_VALUE_CHARS]}... ({len(value) - SHOWN_VALUE_CHARS:,} more characters)"
+def _shown(value: Any, whole: bool) -> Any:
+    """`value` for the user's eyes: runs of spaces counted, not printed; long strings cut unless `whole`."""
+    if isinstance(value, str):
+        value = _SPACE_RUN.sub(lambda run: SPACES.format(count=len(run.group())), value)
+        if len(value) > SHOWN_VALUE_CHARS and not whole:
+            return value[:SHOWN_VALUE_CHARS] + CUT.format(count=len(value) - SHOWN_VALUE_CHARS)
+        return value
     if isinstance(value, dict):
-        return {key: _shorten(item) for key, item in value.items()}
+        return {key: _shown(item, whole) for key, item in value.items()}
     if isinstance(value, list):
-        return [_shorten(item) for item in value]
+        return [_shown(item, whole) for item in value]
     return value
 
 
-def show_args(args: dict[str, Any]) -> str:
-    """The arguments as indented JSON, long values shortened; control characters stay escaped."""
-    return json.dumps(_shorten(args), ensure_ascii=False, indent=2, default=str)
+def show_args(args: dict[str, Any], *, whole: bool = False) -> str:
+    """The arguments as indented JSON: every control character escaped, runs of spaces as `⟨280 spaces⟩`,
+    and (unless `whole`) strings longer than SHOWN_VALUE_CHARS cut with a note."""
+    return escape_controls(json.dumps(_shown(args, whole), ensure_ascii=False, indent=2, default=str))
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -103,9 +115,11 @@ class Approver:
     def _ask(self, tool_name: str, args: dict[str, Any], stream: TextIO) -> Verdict:
         """Show the action and read answers until one is not empty; end of input denies."""
         output = self._output if self._output is not None else sys.stderr
-        output.write(ACTION_SHOWN.format(tool=tool_name, args=show_args(args)))
+        shown, whole = show_args(args), show_args(args, whole=True)
+        output.write(ACTION_SHOWN.format(tool=escape_controls(tool_name), args=shown))
+        view = VIEW if shown != whole else ""
         while True:
-            output.write(QUESTION.format(tool=tool_name))
+            output.write(QUESTION.format(tool=escape_controls(tool_name), view=view))
             output.flush()
             try:
                 line = stream.readline()
@@ -115,7 +129,9 @@ class Approver:
                 output.write("\n")
                 return Verdict(False, DENIED)
             answer = line.strip()
-            if answer:
+            if answer.lower() in _VIEW:
+                output.write(WHOLE_SHOWN.format(tool=escape_controls(tool_name), args=whole))
+            elif answer:
                 return self._judge(tool_name, answer)
 
     def _judge(self, tool_name: str, answer: str) -> Verdict:

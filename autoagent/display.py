@@ -17,6 +17,7 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
+from .control_chars import escape_controls
 from .events import RunObserver
 from .reply import Action
 from .report import format_seconds, summary_line
@@ -40,6 +41,8 @@ def print_answer(answer: str, stream: TextIO | None = None) -> None:
     if not answer:
         return
     console = make_console(stream)
+    if console.is_terminal:  # a terminal obeys control sequences; a pipe or file gets the text exactly
+        answer = escape_controls(answer)
     if is_styled(console):
         from rich.markdown import Markdown  # only when an answer is rendered: it costs the start-up ~40 ms
 
@@ -61,7 +64,7 @@ class _Thinking:
     def add_token(self, token: str) -> None:
         """Count a streamed token and keep the reply's end for the line."""
         self.tokens += 1
-        self.streamed = (self.streamed + token)[-500:]
+        self.streamed = (self.streamed + escape_controls(token))[-500:]
 
     def text(self, width: int = 80) -> Text:
         """The line without its spinner frame, at most `width` cells."""
@@ -171,7 +174,9 @@ class TerminalDisplay(RunObserver):
             live.stop()
 
     def _print(self, line: Line) -> None:
-        """One line: styled segments on a terminal, plain text (no escape codes at all) otherwise."""
+        """One line: styled segments on a terminal, plain text (no escape codes at all) otherwise; control
+        characters in model or tool text are shown escaped."""
+        line = [(escape_controls(text), style) for text, style in line]
         if not self.styled:
             plain = "".join(text for text, _ in line)
             self.console.print(plain, markup=False, highlight=False, emoji=False, soft_wrap=True)

@@ -90,4 +90,6 @@ class StepTrace(RunObserver):
         print_step(step, self.max_steps)
 
     def on_warning(self, message: str) -> None:
-        print(f"warning: {message}", file=sys.stderr, flush=True)
+        from .control_chars import escape_controls
+
+        print(f"warning: {escape_controls(message)}", file=sys.stderr, flush=True)

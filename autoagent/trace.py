@@ -6,6 +6,7 @@ import json
 import sys
 from typing import TextIO
 
+from .control_chars import escape_controls
 from .steps import Step, StepKind
 
 OBSERVATION_CHARS = 400  # the trace shortens long observations; the run record keeps them whole
@@ -64,8 +65,9 @@ def _observation_lines(step: Step, run_id: str) -> list[Line]:
 
 
 def format_step(step: Step, max_steps: int, run_id: str = "") -> str:
-    """A few indented lines of plain text: thought, action and observation."""
-    return "\n".join("".join(text for text, _ in line) for line in step_lines(step, max_steps, run_id))
+    """A few indented lines of plain text: thought, action and observation; control characters escaped."""
+    lines = step_lines(step, max_steps, run_id)
+    return escape_controls("\n".join("".join(text for text, _ in line) for line in lines))
 
 
 def print_step(step: Step, max_steps: int, stream: TextIO | None = None) -> None:

@@ -157,8 +157,33 @@ def test_long_arguments_are_shortened_in_the_question(terminal: Terminal) -> Non
     terminal.type("y")
     terminal.approver().review("write_file", {"path": "big.txt", "content": "z" * 5000})
     shown = terminal.output.getvalue()
-    assert "z" * SHOWN_VALUE_CHARS + f"... ({5000 - SHOWN_VALUE_CHARS:,} more characters)" in shown
+    cut = f"⟨... {5000 - SHOWN_VALUE_CHARS:,} more characters: answer v to see them⟩"
+    assert "z" * SHOWN_VALUE_CHARS + cut in shown
     assert "z" * (SHOWN_VALUE_CHARS + 1) not in shown
+    assert "v = view it all" in shown
+
+
+def test_view_shows_a_long_argument_whole_before_answering(terminal: Terminal) -> None:
+    content = "z" * 5000 + " and the end"
+    terminal.type("v", "n")
+    assert terminal.approver().review("write_file", {"path": "big.txt", "content": content}) == Verdict(False, DENIED)
+    shown = terminal.output.getvalue()
+    assert "The whole action, write_file with:" in shown and f'"content": "{content}"' in shown
+    assert terminal.questions() == 2  # asked again after showing it
+
+
+def test_padding_and_control_characters_cannot_hide_part_of_a_command(terminal: Terminal) -> None:
+    command = "echo 'tidying up the workspace, one sec'" + " " * 280 + "; rm -f keep.txt"
+    terminal.type("n")
+    terminal.approver().review("shell", {"command": command})
+    shown = terminal.output.getvalue()
+    assert "\"echo 'tidying up the workspace, one sec'⟨280 spaces⟩; rm -f keep.txt\"" in shown
+    assert "more characters" not in shown and "v = view" not in shown  # nothing was cut
+    terminal.type("n")
+    terminal.approver().review("shell", {"command": "ls\x1b[2J\x1b]0;title\x07\x9b2J\r; rm -rf ~\u202e"})
+    shown = terminal.output.getvalue()
+    assert "\x1b" not in shown and "\x9b" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "\\u001b[2J\\u001b]0;title\\u0007\\x9b2J\\r; rm -rf ~\\u202e" in shown
 
 
 def test_answers_reach_the_toolbox_and_the_tool_runs_only_when_allowed(terminal: Terminal, tmp_path: Path) -> None:

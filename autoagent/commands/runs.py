@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..control_chars import escape_controls
 from ..errors import AutoAgentError
 from .from_repl import run_group_from_line
 
@@ -145,7 +146,7 @@ def show(run_id: str, as_json: bool) -> None:
         for record in transcript.records:
             click.echo(json.dumps(record, ensure_ascii=False))
     else:
-        click.echo(format_run(transcript))
+        click.echo(escape_controls(format_run(transcript)))
 
 
 def run_runs_command(line: str) -> None:
