@@ -167,6 +167,10 @@ def damage_database(directory: Path) -> None:
     (directory / "memory.sqlite3").write_bytes(b"this is not a database " * 200)
 
 
+def empty_database(directory: Path) -> None:
+    (directory / "memory.sqlite3").write_bytes(b"")  # SQLite would take it for a new store
+
+
 def damage_segment(directory: Path) -> None:
     segment = next(directory.glob("*.faiss"))
     data = bytearray(segment.read_bytes())
@@ -183,7 +187,7 @@ def garble_state(directory: Path) -> None:
         db.execute("UPDATE meta SET value = '{\"generation\": ' WHERE key = 'state'")
 
 
-@pytest.mark.parametrize("damage", [damage_database, damage_segment, remove_segment, garble_state])
+@pytest.mark.parametrize("damage", [damage_database, empty_database, damage_segment, remove_segment, garble_state])
 def test_a_damaged_store_is_moved_aside_and_reported(tmp_path: Path, damage: object) -> None:
     directory = tmp_path / "memory"
     filled(directory)
@@ -197,7 +201,7 @@ def test_a_damaged_store_is_moved_aside_and_reported(tmp_path: Path, damage: obj
     assert aside is not None and aside.parent == tmp_path and aside.name.startswith("memory.damaged-")
     assert str(directory) in str(raised.value) and str(aside) in str(raised.value)
     assert sorted(p.name for p in aside.iterdir()) == original  # moved, nothing deleted
-    if damage is not damage_database:  # the summaries stay readable there
+    if damage not in (damage_database, empty_database):  # the summaries stay readable there
         with sqlite3.connect(aside / "memory.sqlite3") as db:
             assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 4
 

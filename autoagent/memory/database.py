@@ -81,6 +81,8 @@ def open_database(directory: Path) -> sqlite3.Connection:
     """Open (creating when new) the store's database, private to the user, and check its layout."""
     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
     path = directory / DATABASE
+    if path.is_file() and path.stat().st_size == 0:  # SQLite would silently start a new, empty store in it
+        raise StoreDamagedError("its database file is empty (0 bytes)")
     db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     try:
         with contextlib.suppress(OSError):  # e.g. a file another account owns: reading it may still work

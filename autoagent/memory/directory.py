@@ -113,7 +113,9 @@ class StoreDirectory:
             return self._db
         self.close()
         try:
-            self._db = open_database(self.path)
+            # A new database is made under the lock: until its header is written it is empty, which means damage.
+            with self.locked() if identity is None else contextlib.nullcontext():
+                self._db = open_database(self.path)
             status = database.stat()
         except OSError as exc:
             raise MemoryStoreError(f"long-term memory at {self.path} cannot be opened: {exc}") from exc
