@@ -4,11 +4,15 @@
 # annotations would be compiled again each time.
 
 import codecs
+import errno
+import os
 import shutil
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 from langchain_core.tools import BaseTool, tool
 
@@ -20,6 +24,8 @@ MAX_MATCHES = 50
 MAX_LINE_CHARS = 200
 MAX_SEARCHED_FILE_BYTES = 2_000_000
 _BINARY_SNIFF_BYTES = 8192
+# A file is opened without following a final symlink, and without blocking on a named pipe.
+_FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 def _decode(data: bytes, complete: bool) -> str | None:
@@ -42,11 +48,31 @@ def _walk(directory: Path) -> Iterator[Path]:
 
 @contextmanager
 def _os_errors(action: str, shown: str) -> Iterator[None]:
-    """Report an OSError as a short ValueError naming the workspace path, not the host path."""
+    """Report an OSError as a short ValueError naming the workspace path, never the host path."""
     try:
         yield
-    except OSError as error:
-        raise ValueError(f"cannot {action} {shown!r}: {error.strerror or error}") from None
+    except OSError as error:  # str(error) would hold the host path
+        if error.errno == errno.ELOOP:
+            raise ValueError(f"cannot {action} {shown!r}: it changed while in use (it is now a symlink)") from None
+        raise ValueError(f"cannot {action} {shown!r}: {error.strerror or type(error).__name__}") from None
+
+
+@contextmanager
+def _opened(workspace: Workspace, location: Path, shown: str, flags: int) -> Iterator[BinaryIO]:
+    """The regular file at a resolved location, opened through its folder's descriptor without following links;
+    a named pipe or device is refused, and so is a file with other hard links (one may be outside)."""
+    with workspace.folder(location.parent, shown) as folder:
+        descriptor = os.open(location.name, flags | _FILE_FLAGS, 0o666, dir_fd=folder)
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        raise ValueError(f"{shown!r} is not a regular file (a named pipe, a device or a socket)")
+    if status.st_nlink > 1:
+        os.close(descriptor)
+        raise ValueError(f"{shown!r} has other hard links, which may be outside the workspace; it is not used")
+    os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "rb" if flags == os.O_RDONLY else "r+b") as handle:
+        yield handle
 
 
 def _existing(workspace: Workspace, path: str) -> Path:
@@ -70,27 +96,26 @@ def _make_parents(workspace: Workspace, location: Path, shown: str) -> None:
     blocker = next((parent for parent in location.parents if parent.exists() and not parent.is_dir()), None)
     if blocker is not None:
         raise ValueError(f"cannot create {shown!r}: {workspace.show(blocker)!r} is a file, not a folder")
-    with _os_errors("create the folders for", shown):
-        location.parent.mkdir(parents=True, exist_ok=True)
+    with _os_errors("create the folders for", shown), workspace.folder(location.parent, shown, create=True):
+        pass
 
 
 def _new_destination(workspace: Workspace, source: Path, destination: str) -> Path:
-    """Where a copy/move lands: into destination if it is a directory; never over an existing file."""
+    """Where a copy/move lands: into destination if it is a directory; never over an existing file or link."""
     target = workspace.resolve(destination)
     if target.is_dir():
         target = workspace.contain(target / source.name, shown=destination)
-    if target.exists():
+    if target.exists() or target.is_symlink():
         raise ValueError(f"{workspace.show(target)!r} already exists; delete it first or pick another name")
     _make_parents(workspace, target, destination)
     return target
 
 
-def _read(location: Path, shown: str, max_chars: int) -> str:
+def _read(workspace: Workspace, location: Path, shown: str, max_chars: int) -> str:
     """A text file's content, cut to max_chars with a note; binary files are only described."""
-    with _os_errors("read", shown):
-        size = location.stat().st_size
-        with location.open("rb") as handle:
-            head = handle.read(max_chars * 4 + 4)  # enough bytes for max_chars characters of UTF-8
+    with _os_errors("read", shown), _opened(workspace, location, shown, os.O_RDONLY) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(max_chars * 4 + 4)  # enough bytes for max_chars characters of UTF-8
     text = _decode(head, complete=len(head) >= size)
     if text is None:
         return f"{shown!r} is a binary file ({size:,} bytes); its content is not shown."
@@ -119,9 +144,13 @@ def _search(workspace: Workspace, files: Iterable[Path], pattern: str) -> list[s
     """'file:line: text' for lines containing pattern (case-insensitive), at most MAX_MATCHES + 1."""
     needle, matches = pattern.lower(), []
     for location in files:
-        if location.stat().st_size > MAX_SEARCHED_FILE_BYTES:
+        try:
+            with _opened(workspace, location, workspace.show(location), os.O_RDONLY) as handle:
+                if os.fstat(handle.fileno()).st_size > MAX_SEARCHED_FILE_BYTES:
+                    continue
+                text = _decode(handle.read(), complete=True)
+        except ValueError:  # not a plain file of its own (a pipe, a hard link), or it changed meanwhile
             continue
-        text = _decode(location.read_bytes(), complete=True)
         for number, line in enumerate((text or "").splitlines(), start=1):
             if needle in line.lower():
                 matches.append(f"{workspace.show(location)}:{number}: {line.strip()[:MAX_LINE_CHARS]}")
@@ -147,7 +176,8 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: File path relative to the workspace.
         """
-        return _read(_existing_file(space, path), path, max_read_chars)
+        with _os_errors("read", path):
+            return _read(space, _existing_file(space, path), path, max_read_chars)
 
     @tool(parse_docstring=True)
     def write_file(path: str, content: str) -> str:
@@ -157,12 +187,15 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             path: File path relative to the workspace.
             content: The complete new content of the file.
         """
-        location = space.resolve(path)
-        if location.is_dir():
-            raise ValueError(f"{path!r} is a directory, not a file")
-        _make_parents(space, location, path)
         with _os_errors("write", path):
-            location.write_text(content, encoding="utf-8", newline="")
+            location = space.resolve(path)
+            if location.is_dir():
+                raise ValueError(f"{path!r} is a directory, not a file")
+            data = content.encode("utf-8")
+            _make_parents(space, location, path)
+            with _opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
+                handle.truncate(0)  # only now: a hard-linked file was refused before anything changed
+                handle.write(data)
         return f"Wrote {len(content):,} characters to {space.show(location)}."
 
     @tool(parse_docstring=True)
@@ -172,10 +205,10 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: Folder relative to the workspace; "." is the workspace itself.
         """
-        location = _existing(space, path)
-        if not location.is_dir():
-            raise ValueError(f"{path!r} is a file, not a folder (use read_file to read it)")
         with _os_errors("list", path):
+            location = _existing(space, path)
+            if not location.is_dir():
+                raise ValueError(f"{path!r} is a file, not a folder (use read_file to read it)")
             lines = _listing(space, islice(_walk(location), MAX_LISTED + 1))
         if not lines:
             return f"{path!r} is empty."
@@ -191,10 +224,15 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             source: File to copy, relative to the workspace.
             destination: New file path, or an existing folder to copy into.
         """
-        origin = _existing_file(space, source)
-        target = _new_destination(space, origin, destination)
         with _os_errors("copy", source):
-            shutil.copyfile(origin, target)
+            origin = _existing_file(space, source)
+            target = _new_destination(space, origin, destination)
+            with _opened(space, origin, source, os.O_RDONLY) as reading:
+                with space.folder(target.parent, destination) as folder:  # O_EXCL: never over a file or a link
+                    created = os.open(target.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FILE_FLAGS, 0o666,
+                                      dir_fd=folder)
+                with os.fdopen(created, "wb") as writing:
+                    shutil.copyfileobj(reading, writing)
         return f"Copied {space.show(origin)} to {space.show(target)}."
 
     @tool(parse_docstring=True)
@@ -205,14 +243,16 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             source: File or folder to move, relative to the workspace.
             destination: New path, or an existing folder to move into.
         """
-        origin = _existing(space, source)
-        if origin == space.root:
-            raise ValueError("cannot move the workspace itself")
-        target = _new_destination(space, origin, destination)
-        if target.is_relative_to(origin):
-            raise ValueError(f"cannot move {source!r} into itself")
         with _os_errors("move", source):
-            shutil.move(origin, target)
+            _existing(space, source)  # a symlink must point inside the workspace, to something
+            origin = space.entry(source)  # but the link itself is what moves
+            if origin == space.root:
+                raise ValueError("cannot move the workspace itself")
+            target = _new_destination(space, origin, destination)
+            if not origin.is_symlink() and target.is_relative_to(origin):
+                raise ValueError(f"cannot move {source!r} into itself")
+            with space.folder(origin.parent, source) as old, space.folder(target.parent, destination) as new:
+                os.rename(origin.name, target.name, src_dir_fd=old, dst_dir_fd=new)
         return f"Moved {space.show(origin)} to {space.show(target)}."
 
     @tool(parse_docstring=True)
@@ -222,17 +262,22 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: File or empty folder, relative to the workspace.
         """
-        location = _existing(space, path)
-        if location == space.root:
-            raise ValueError("cannot delete the workspace itself")
-        shown = space.show(location)
         with _os_errors("delete", path):
-            if not location.is_dir():
-                location.unlink()
-                return f"Deleted {shown}."
-            if any(location.iterdir()):
-                raise ValueError(f"{path!r} is a folder that is not empty; delete its contents first")
-            location.rmdir()
+            _existing(space, path)  # a symlink must point inside the workspace, to something
+            location = space.entry(path)  # but the link itself is what goes
+            if location == space.root:
+                raise ValueError("cannot delete the workspace itself")
+            shown = space.show(location)
+            with space.folder(location.parent, path) as folder:
+                if not stat.S_ISDIR(os.stat(location.name, dir_fd=folder, follow_symlinks=False).st_mode):
+                    os.unlink(location.name, dir_fd=folder)
+                    return f"Deleted {shown}."
+                try:
+                    os.rmdir(location.name, dir_fd=folder)
+                except OSError as error:
+                    if error.errno in (errno.ENOTEMPTY, errno.EEXIST):
+                        raise ValueError(f"{path!r} is a folder that is not empty; delete its contents first") from None
+                    raise
         return f"Deleted the empty folder {shown}."
 
     @tool(parse_docstring=True)
@@ -245,13 +290,13 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         if not pattern.strip():
             raise ValueError("the text to search for is empty")
-        location = _existing(space, path)
-        files = (
-            [location]
-            if location.is_file()
-            else (entry for entry in _walk(location) if entry.is_file() and not entry.is_symlink())
-        )
         with _os_errors("search", path):
+            location = _existing(space, path)
+            files = (
+                [location]
+                if location.is_file()
+                else (entry for entry in _walk(location) if entry.is_file() and not entry.is_symlink())
+            )
             matches = _search(space, files, pattern)
         if not matches:
             return f"No lines containing {pattern!r} under {space.show(location)!r}."

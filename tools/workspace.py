@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+# Open a folder, never through a symlink: a folder swapped for a link after the check is refused, not followed.
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
 class OutsideWorkspaceError(ValueError):
@@ -36,6 +43,41 @@ class Workspace:
                 "allowed; use a path relative to the workspace)"
             )
         return self.contain(self.root / text, shown=path)
+
+    def entry(self, path: str) -> Path:
+        """Where a workspace path's last name is, that name not followed if it is a symlink (its folder is
+        resolved and checked); for deleting or moving the link itself. The link's target must be inside too."""
+        location = self.resolve(path)
+        name = Path(path.strip()).name
+        if not name or name in (".", "..") or location == self.root:
+            return location
+        return self.resolve(str(Path(path.strip()).parent)) / name
+
+    @contextmanager
+    def folder(self, location: Path, shown: str, *, create: bool = False) -> Iterator[int]:
+        """A descriptor of the resolved folder `location`, opened from the workspace one name at a time without
+        following symlinks (so a folder swapped for a link since the check is refused); `create` makes the
+        missing ones."""
+        descriptor = os.open(self.root, _FOLDER_FLAGS)
+        try:
+            for name in location.relative_to(self.root).parts:
+                try:
+                    inner = os.open(name, _FOLDER_FLAGS, dir_fd=descriptor)
+                except FileNotFoundError:
+                    if not create:
+                        raise
+                    os.mkdir(name, dir_fd=descriptor)
+                    inner = os.open(name, _FOLDER_FLAGS, dir_fd=descriptor)
+                except OSError as error:
+                    if error.errno in (errno.ELOOP, errno.ENOTDIR):
+                        raise ValueError(f"path {shown!r} changed while in use (a folder on it is no longer a "
+                                         "folder); nothing was done") from None
+                    raise
+                os.close(descriptor)
+                descriptor = inner
+            yield descriptor
+        finally:
+            os.close(descriptor)
 
     def contain(self, location: Path, shown: str) -> Path:
         """Resolve a location (following every symlink) and check it lies inside the workspace."""
