@@ -51,11 +51,27 @@ def print_answer(answer: str, stream: TextIO | None = None) -> None:
         print(answer, file=stream, flush=True)
 
 
-class _Thinking:
-    """The spinner line: step, elapsed time, and the tail of the reply as the model streams it."""
+class AnswerPrinter(RunObserver):
+    """Prints the final answer on stdout once, as soon as the run has it (before the memory summary)."""
 
-    def __init__(self, number: int, max_steps: int) -> None:
-        self.label = f"thinking · step {number}/{max_steps}"
+    def __init__(self, stream: TextIO | None = None, *, enabled: bool = True) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self.shown = False
+
+    def on_answer(self, run: RunResult) -> None:
+        """Show `run.answer` unless it is empty or was shown already."""
+        if self.enabled and not self.shown and run.answer:
+            print_answer(run.answer, self.stream)
+            self.shown = True
+
+
+class _Thinking:
+    """The spinner line: what is being done (a step, the answer, the memory), elapsed time, and the tail of
+    the reply as the model streams it."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
         self.started = time.monotonic()
         self.spinner = Spinner("dots", style="cyan")
         self.tokens = 0
@@ -123,12 +139,7 @@ class TerminalDisplay(RunObserver):
     def on_thinking(self, number: int, max_steps: int) -> None:
         """Start the spinner (on a terminal only)."""
         self.max_steps = max_steps
-        self._stop_spinner()
-        self.thinking = _Thinking(number, max_steps)
-        if self.styled:
-            self._live = Live(self.thinking, console=self.console, refresh_per_second=10, transient=True,
-                              redirect_stdout=False)
-            self._live.start()
+        self._start_spinner(f"thinking · step {number}/{max_steps}")
 
     def on_token(self, token: str) -> None:
         """A streamed token: shown in the spinner line."""
@@ -159,6 +170,18 @@ class TerminalDisplay(RunObserver):
         """A yellow warning line (printed above a running spinner)."""
         self._print([("warning: ", "bold yellow"), (message, "yellow")])
 
+    def on_finishing(self, run: RunResult) -> None:
+        """A spinner while the final answer is made (a carried answer stops it at once)."""
+        self._start_spinner("writing the answer")
+
+    def on_answer(self, run: RunResult) -> None:
+        """Stop the spinner: the answer is shown next, on stdout."""
+        self._stop_spinner()
+
+    def on_remembering(self, run: RunResult) -> None:
+        """A spinner while the run is summarised into long-term memory."""
+        self._start_spinner("remembering this run")
+
     def on_run_end(self, run: RunResult) -> None:
         """Stop any spinner, then the one-line summary."""
         self._stop_spinner()
@@ -167,6 +190,15 @@ class TerminalDisplay(RunObserver):
     def close(self) -> None:
         """Stop the spinner if one runs; safe to call more than once."""
         self._stop_spinner()
+
+    def _start_spinner(self, label: str) -> None:
+        """Replace any spinner with one for `label` (on a terminal only; `thinking` is kept for tokens)."""
+        self._stop_spinner()
+        self.thinking = _Thinking(label)
+        if self.styled:
+            self._live = Live(self.thinking, console=self.console, refresh_per_second=10, transient=True,
+                              redirect_stdout=False)
+            self._live.start()
 
     def _stop_spinner(self) -> None:
         live, self._live, self.thinking = self._live, None, None

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 class RunObserver:
     """Receives a run's events in order; override the ones you need (each does nothing by default).
 
-    start → (thinking → [tool start] → step)* → end, with warnings anywhere between. Observers must not
-    raise: an observer's failure is our bug, and it would stop the run.
+    start → (thinking → [tool start] → step)* → finishing → answer → [remembering] → end, with warnings
+    anywhere between; a run that fails or is interrupted goes from where it was to [remembering] and end.
+    Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
@@ -36,6 +37,15 @@ class RunObserver:
 
     def on_warning(self, message: str) -> None:
         """Something the user should know now (a budget at 80%, a retry)."""
+
+    def on_finishing(self, run: RunResult) -> None:
+        """The steps are over (`run.stop_reason` says why); the final answer is being made, maybe by the model."""
+
+    def on_answer(self, run: RunResult) -> None:
+        """`run.answer` holds the final answer (maybe empty); what follows is bookkeeping."""
+
+    def on_remembering(self, run: RunResult) -> None:
+        """The run is being summarised into long-term memory (a model call)."""
 
     def on_run_end(self, run: RunResult) -> None:
         """The run ended (finished, stopped or interrupted); `run` holds the answer and usage."""
@@ -72,6 +82,18 @@ class Broadcast(RunObserver):
             logging.getLogger("autoagent").warning(message)
         for observer in self.observers:
             observer.on_warning(message)
+
+    def on_finishing(self, run: RunResult) -> None:
+        for observer in self.observers:
+            observer.on_finishing(run)
+
+    def on_answer(self, run: RunResult) -> None:
+        for observer in self.observers:
+            observer.on_answer(run)
+
+    def on_remembering(self, run: RunResult) -> None:
+        for observer in self.observers:
+            observer.on_remembering(run)
 
     def on_run_end(self, run: RunResult) -> None:
         for observer in self.observers:

@@ -29,15 +29,16 @@ def run_repl(
     verbose: bool = True,
     *,
     model_spec: str = "",
+    base_url: str | None = None,
     run_task: Callable[[str], int] | None = None,
     read_entry: Callable[[], str] | None = None,
 ) -> None:
     """Read entries until /quit or EOF; a failed or interrupted run returns to the prompt.
 
     `run_task` runs one task and returns its exit code (by default `run_once`); `read_entry` returns the next
-    entry, raising EOFError or KeyboardInterrupt (by default prompt_toolkit on a terminal, else `input()`).
+    entry, raising EOFError or KeyboardInterrupt (by default prompt_toolkit on a terminal, else stdin lines).
     """
-    session = ReplSession(agent, model_spec)
+    session = ReplSession(agent, model_spec, base_url)
     if run_task is None:
         run_task = lambda task: run_once(agent, task, verbose)  # noqa: E731
     if read_entry is None:
@@ -101,15 +102,25 @@ def _on_a_terminal() -> bool:
 
 
 def read_piped_entry() -> str:
-    """The next entry from stdin with `input()`; a line ending in a backslash continues on the next."""
-    lines = [input(PROMPT)]
+    """The next entry from stdin; a line ending in a backslash continues on the next. The prompts go to stderr,
+    so stdout holds only the answers."""
+    lines = [_read_line(PROMPT)]
     while lines[-1].endswith("\\"):
         lines[-1] = lines[-1][:-1]
         try:
-            lines.append(input(CONTINUATION))
+            lines.append(_read_line(CONTINUATION))
         except EOFError:
             break
     return "\n".join(lines)
+
+
+def _read_line(prompt: str) -> str:
+    """One line of stdin without its newline, after `prompt` on stderr; EOFError at the end."""
+    click.echo(prompt, nl=False, err=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.removesuffix("\n")
 
 
 def read_terminal_entry(model: str) -> Callable[[], str]:

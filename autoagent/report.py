@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .steps import RunResult, Step
+from .steps import RunResult, Step, StepKind, StopReason
 
 _NUMBER = {"type": "integer", "minimum": 0}
 _SECONDS = {"type": "number", "minimum": 0}
@@ -21,10 +21,7 @@ JSON_SHAPE: dict[str, Any] = {
         "task": {"type": "string"},
         "answer": {"type": "string"},
         "finished": {"type": "boolean"},
-        "stop_reason": {
-            "enum": ["finished", "max_steps", "loop_detected", "unparseable", "step_failed", "budget", "error",
-                     "interrupted"],
-        },
+        "stop_reason": {"enum": [reason.value for reason in StopReason]},
         "stop_detail": {"type": "string"},
         "steps": {
             "type": "array",
@@ -35,7 +32,7 @@ JSON_SHAPE: dict[str, Any] = {
                 "additionalProperties": False,
                 "properties": {
                     "number": {"type": "integer", "minimum": 1},
-                    "kind": {"enum": ["action", "parse_error", "repeated", "finish"]},
+                    "kind": {"enum": [kind.value for kind in StepKind]},
                     "thought": {"type": ["string", "null"]},
                     "action": {
                         "oneOf": [
@@ -90,8 +87,11 @@ def format_cost(cost_usd: float) -> str:
 
 
 def summary_line(run: RunResult) -> str:
-    """`finished · 3 steps · 8.1 s · 1,996 in / 115 out tokens · $0.0004`; `~` marks estimated tokens."""
-    outcome = "finished" if run.finished else f"stopped: {run.stop_reason.value.replace('_', ' ')}"
+    """`finished · 3 steps · 8.1 s · 1,996 in / 115 out tokens · $0.0004`; `~` marks estimated tokens.
+
+    An unfinished run's line says `unfinished (max steps)`: its one `stopped:` line, with the detail, is the CLI's.
+    """
+    outcome = "finished" if run.finished else f"unfinished ({run.stop_reason.value.replace('_', ' ')})"
     count = len(run.steps)
     parts = [outcome, f"{count} step{'' if count == 1 else 's'}", format_seconds(run.seconds)]
     usage = run.usage

@@ -33,10 +33,11 @@ class Next(Enum):
 
 @dataclass
 class ReplSession:
-    """What the commands act on: the agent, the model spec it was built from, and the conversation."""
+    """What the commands act on: the agent, the model spec and base URL it was built from, and the conversation."""
 
     agent: Agent
     model_spec: str = ""
+    base_url: str | None = None
     conversation: Conversation = field(default_factory=Conversation)
 
 
@@ -84,7 +85,7 @@ def _tools(session: ReplSession, args: str) -> None:
 def _memory(session: ReplSession, args: str) -> None:
     from .commands.memory import run_memory_command
 
-    run_memory_command(args)
+    run_memory_command(args, session.model_spec, session.base_url)
 
 
 def _runs(session: ReplSession, args: str) -> None:

@@ -138,7 +138,7 @@ def test_spinner_runs_while_thinking_and_stops_at_the_end() -> None:
     assert live._refresh_thread is None or not live._refresh_thread.is_alive()
     text = ANSI.sub("", console.file.getvalue())  # type: ignore[attr-defined]
     assert re.search(r"thinking · step 3/10 · \d\.\d s", text)
-    assert "stopped: interrupted · 0 steps" in text
+    assert "unfinished (interrupted) · 0 steps" in text
 
 
 def test_a_second_thinking_replaces_the_spinner() -> None:

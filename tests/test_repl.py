@@ -80,25 +80,22 @@ def repl(models: list[ScriptedChatModel], stdin: str, *replies: str) -> tuple[Re
 def test_help_lists_the_commands_and_keys(models: list[ScriptedChatModel]) -> None:
     result, _ = repl(models, "/help\n/quit\n")
     assert result.exit_code == 0
-    assert result.stdout == f"autoagent> {HELP}autoagent> "
+    assert result.stdout == HELP
 
 
 def test_tools_model_and_unknown_command(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "/TOOLS\n/model\n/frobnicate now\nQUIT\n")
     assert result.exit_code == 0 and model is not None and model.prompts == []
-    assert result.stdout == (
-        "autoagent> multiply: Multiply two integers.\n"
-        "autoagent> Model: local (ScriptedChatModel)\n"
-        "autoagent> autoagent> "
-    )
-    assert result.stderr == f"{BANNER}\nUnknown command /frobnicate; /help lists them.\n"
+    assert result.stdout == "multiply: Multiply two integers.\nModel: local (ScriptedChatModel)\n"
+    prompts = "autoagent> " * 3
+    assert result.stderr == f"{BANNER}\n{prompts}Unknown command /frobnicate; /help lists them.\nautoagent> "
 
 
 def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "What is 6*7?\nand doubled?\n",
                          act("multiply", a=6, b=7), act("FINISH"), "42", act("FINISH"), "84")
     assert result.exit_code == 0 and model is not None
-    assert result.stdout == "autoagent> 42\nautoagent> 84\nautoagent> "
+    assert result.stdout == "42\n84\n"
     assert "Task: What is 6*7?\n\nMemories" in model.prompts[0]
     assert ("Task: and doubled?\n\n(Earlier in this conversation, oldest first; the request may refer to it:\n"
             "Request: What is 6*7?\nAnswer: 42)\n\nMemories") in model.prompts[3]
@@ -107,25 +104,25 @@ def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel])
 def test_clear_forgets_the_conversation(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "first\n/clear\nsecond\nexit\n", act("FINISH"), "one", act("FINISH"), "two")
     assert result.exit_code == 0 and model is not None
-    assert result.stdout == "autoagent> one\nautoagent> Conversation cleared.\nautoagent> two\nautoagent> "
+    assert result.stdout == "one\nConversation cleared.\ntwo\n"
     assert "Task: second\n\nMemories" in model.prompts[2]
     assert "first" not in model.prompts[2] and "Earlier in this conversation" not in model.prompts[2]
 
 
 def test_quit_leaves_before_the_rest_of_the_input(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "/Quit\nnever run\n")
-    assert result.exit_code == 0 and result.stdout == "autoagent> " and model is not None and model.prompts == []
+    assert result.exit_code == 0 and result.stdout == "" and model is not None and model.prompts == []
 
 
 def test_end_of_input_leaves(models: list[ScriptedChatModel]) -> None:
     result, _ = repl(models, "/clear\n")
-    assert result.exit_code == 0 and result.stdout == "autoagent> Conversation cleared.\nautoagent> "
+    assert result.exit_code == 0 and result.stdout == "Conversation cleared.\n"
 
 
 def test_a_trailing_backslash_continues_the_entry(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "add up\\\n  these lines\n", act("FINISH"), "done")
     assert result.exit_code == 0 and model is not None
-    assert result.stdout == "autoagent> ... done\nautoagent> "
+    assert result.stdout == "done\n" and "autoagent> ... " in result.stderr
     assert "Task: add up\n  these lines\n" in model.prompts[0]
 
 
@@ -135,7 +132,7 @@ def test_memory_and_runs_commands(models: list[ScriptedChatModel], monkeypatch: 
     fake.run_runs_command = heard.append  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "autoagent.commands.runs", fake)
     result, _ = repl(models, "/memory\n/runs show 2\n/RUNS\n")
-    assert result.exit_code == 0 and result.stdout == "autoagent> No memories yet.\nautoagent> autoagent> autoagent> "
+    assert result.exit_code == 0 and result.stdout == "No memories yet.\n"
     assert heard == ["show 2", ""]
 
 
@@ -147,7 +144,7 @@ def test_runs_missing_is_one_line(models: list[ScriptedChatModel], monkeypatch: 
 
 def test_banner_names_the_model_and_the_keys(models: list[ScriptedChatModel]) -> None:
     result, _ = repl(models, "")
-    assert result.stderr == f"{BANNER}\n\n"  # the banner, then a new line at the end of input
+    assert result.stderr == f"{BANNER}\nautoagent> \n"  # the banner, the prompt, a new line at the end of input
 
 
 def entries(*items: str | type[BaseException]) -> Callable[[], str]:
@@ -329,3 +326,29 @@ def test_the_terminal_prompt_leaves_on_two_ctrl_c(tmp_path: Path) -> None:
     finally:
         terminal.close()
     assert terminal.child.returncode == 0 and "the model saw: None" in terminal.output
+
+
+def test_memory_search_uses_the_session_model_and_the_whole_line(
+    models: list[ScriptedChatModel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autoagent.memory.long_term import LongTermMemory
+
+    opened: list[tuple[str, str | None]] = []
+    queries: list[str] = []
+
+    class Backend:
+        def search(self, query: str, k: int) -> list[object]:
+            queries.append(query)
+            return []
+
+    def open_memory(spec: str, *, base_url: str | None = None, **_: object) -> object:
+        opened.append((spec, base_url))
+        return types.SimpleNamespace(backend=Backend(), min_score=0.5)
+
+    monkeypatch.setattr(LongTermMemory, "open", open_memory)
+    url = "http://127.0.0.1:9/v1"
+    result = CliRunner().invoke(cli, ["--quiet", "--model", "openai:fake", "--base-url", url],
+                                input="/memory search 1234 5678\n/memory search --model local usd\n")
+    assert result.exit_code == 0, result.output
+    assert opened == [("openai:fake", url), ("local", None)] and queries == ["1234 5678", "usd"]
+    assert "No memory reaches the recall threshold 0.50" in result.stdout

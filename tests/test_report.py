@@ -87,13 +87,13 @@ def test_summary_line_of_a_finished_run() -> None:
 
 def test_summary_line_marks_estimates_and_leaves_out_an_unknown_cost() -> None:
     line = summary_line(stopped_run())
-    assert line == "stopped: max steps · 2 steps · 1 min 15 s · ~300 in / ~20 out tokens"
+    assert line == "unfinished (max steps) · 2 steps · 1 min 15 s · ~300 in / ~20 out tokens"
     assert "$" not in line
 
 
 def test_summary_line_without_tokens_and_with_a_large_cost() -> None:
     run = RunResult("t", stop_reason=StopReason.INTERRUPTED, steps=finished_run().steps[:1], seconds=0.04)
-    assert summary_line(run) == "stopped: interrupted · 1 step · 0.0 s"
+    assert summary_line(run) == "unfinished (interrupted) · 1 step · 0.0 s"
     run.usage.cost_usd = 1.254
     assert summary_line(run).endswith(" · $1.25")
     assert format_seconds(3600) == "60 min 00 s"

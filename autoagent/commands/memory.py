@@ -93,21 +93,22 @@ def list_memories(limit: int) -> None:
 
 
 @memory.command("search")
-@click.argument("query")
+@click.argument("query", nargs=-1, required=True)
 @click.option("-k", type=click.IntRange(min=1), default=5, show_default=True, help="How many memories to show.")
 @click.option("--all", "show_all", is_flag=True, help="Also show memories below the recall threshold.")
 @_embedding_options
-def search(query: str, k: int, show_all: bool, model: str | None, base_url: str | None) -> None:
-    """Show the memories nearest to QUERY, with scores.
+def search(query: tuple[str, ...], k: int, show_all: bool, model: str | None, base_url: str | None) -> None:
+    """Show the memories nearest to QUERY (its words joined, as for a task), with scores.
 
     These are what a run on QUERY would recall; --all also shows the ones below the recall threshold.
     """
     from ..memory.long_term import LongTermMemory
 
+    text = " ".join(query)
     with _reported():
         spec, url = _spec_and_url(model, base_url)
         long_term = LongTermMemory.open(spec, base_url=url, k=k)
-        hits = [(doc, score) for doc, score in long_term.backend.search(query, k)
+        hits = [(doc, score) for doc, score in long_term.backend.search(text, k)
                 if show_all or score >= long_term.min_score]
     if not hits:
         click.echo("No memories yet." if show_all else
@@ -175,9 +176,10 @@ def reembed(model: str | None, base_url: str | None) -> None:
     click.echo(f"Re-embedded {count} memories with {embedding_model_id(spec)}.")
 
 
-def run_memory_command(line: str) -> None:
-    """Run `memory` sub-commands from a REPL line such as `search "usd to eur"` (empty: `list`)."""
-    run_group_from_line(memory, line, "/memory")
+def run_memory_command(line: str, model: str | None = None, base_url: str | None = None) -> None:
+    """Run `memory` sub-commands from a REPL line such as `search usd to eur` (empty: `list`); `model` and
+    `base_url` are the session's, for the commands that embed text."""
+    run_group_from_line(memory, line, "/memory", {"model": model or "", "base_url": base_url or ""})
 
 
 def _when(entry: MemoryEntry) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from ..agent import AutoGPT
     from ..config import Settings
     from ..plan import PlanAndExecute
+    from ..steps import RunResult, StopReason
     from ..transcript_reader import Transcript
 
     Agent = AutoGPT | PlanAndExecute
@@ -39,8 +42,9 @@ class TaskCommand(click.Command):
         super().format_epilog(ctx, formatter)
         group = ctx.parent.command if ctx.parent else None
         if isinstance(group, click.Group):
-            rows = [(name, command.get_short_help_str()) for name, command in group.commands.items()
-                    if command is not self]
+            from .help import describe
+
+            rows = [(name, describe(command)) for name, command in group.commands.items() if command is not self]
             if rows:
                 with formatter.section("Other commands"):
                     formatter.write_dl(rows)
@@ -60,12 +64,18 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     """
     from ..config import Settings
 
+    text = " ".join(task)
+    if task and not text.strip():
+        raise click.UsageError("the task is empty: give a task, or no TASK to start the REPL")
+    if json_output and not task and not resume:
+        raise click.UsageError("--json needs a TASK or --resume ID (the REPL prints no JSON)")
     settings = settings_from_options(options)
     resumed = None
     if resume:
         if task:
             raise click.UsageError("give a TASK or --resume ID, not both")
-        resumed = _resumable(resume)
+        with _failure_as_json(json_output, ""):
+            resumed = _resumable(resume)
         given = {name for name in options if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
         settings = Settings.from_record({**resumed.settings, **{name: getattr(settings, name) for name in given}})
     if ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT and not (
@@ -75,7 +85,8 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     try:
         from ..config import build_agent
 
-        agent = build_agent(settings)
+        with _failure_as_json(json_output, resumed.task if resumed else text):
+            agent = build_agent(settings)
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
     except KeyboardInterrupt:
@@ -86,10 +97,10 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     if not task:
         from ..repl import run_repl
 
-        run_repl(agent, verbose=verbose, model_spec=settings.resolved_model(),
+        run_repl(agent, verbose=verbose, model_spec=settings.resolved_model(), base_url=settings.base_url,
                  run_task=lambda line: run_once(agent, line, verbose, settings=settings))
         return
-    ctx.exit(run_once(agent, " ".join(task), verbose, settings=settings, json_output=json_output))
+    ctx.exit(run_once(agent, text, verbose, settings=settings, json_output=json_output))
 
 
 def settings_from_options(options: dict[str, Any]) -> Settings:
@@ -104,6 +115,28 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     values["tools"] = parse_tool_names(options.get("tools"))
     values["tools_modules"] = [Path(path) for path in options.get("tools_modules") or ()]
     return Settings(**values)
+
+
+@contextlib.contextmanager
+def _failure_as_json(json_output: bool, task: str) -> Iterator[None]:
+    """With --json, a run that cannot start still prints its one object (stop reason error or interrupted)."""
+    try:
+        yield
+    except (AutoAgentError, click.ClickException, KeyboardInterrupt) as err:
+        if json_output:
+            from ..steps import RunResult, StopReason
+
+            stopped = isinstance(err, KeyboardInterrupt)
+            reason = StopReason.INTERRUPTED if stopped else StopReason.ERROR
+            print_json(RunResult(task=task, stop_reason=reason, stop_detail="" if stopped else str(err)))
+        raise
+
+
+def print_json(result: RunResult) -> None:
+    """The run as its one `--json` object on stdout."""
+    from ..report import run_to_json
+
+    click.echo(json.dumps(run_to_json(result), ensure_ascii=False))
 
 
 def _resumable(run_id: str) -> Transcript:
@@ -130,16 +163,19 @@ def run_once(
     json_output: bool = False,
     resumed: Transcript | None = None,
 ) -> int:
-    """Run one task with the terminal display and a transcript: the answer (or JSON) to stdout, the exit code."""
-    from ..display import TerminalDisplay, print_answer
+    """Run one task with the terminal display and a transcript: the answer as soon as it exists (or, with
+    --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code."""
+    from ..config import Settings
+    from ..display import AnswerPrinter, TerminalDisplay
+    from ..steps import StopReason
     from ..transcript import TranscriptWriter
 
     display = TerminalDisplay(show_steps=verbose and not json_output)
-    from ..config import Settings
-
     record = (settings or Settings()).to_record()
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
-    observers, callbacks = [display, writer], display.callbacks()  # the callbacks hear streamed tokens
+    answer = AnswerPrinter(enabled=not json_output)
+    observers, callbacks = [display, writer, answer], display.callbacks()  # the callbacks hear streamed tokens
+    code = codes.OK
     try:
         if resumed is not None:
             result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
@@ -147,22 +183,29 @@ def run_once(
         else:
             result = agent.execute(task, observers=observers, callbacks=callbacks)
     except KeyboardInterrupt:
-        click.echo("interrupted: the run was stopped; its transcript is kept (autoagent runs list)", err=True)
-        return codes.INTERRUPTED
+        result, code = _last_run(agent, task, StopReason.INTERRUPTED, ""), codes.INTERRUPTED
     except AutoAgentError as err:
         click.echo(f"Error: {err}", err=True)
-        return codes.ERROR
+        result, code = _last_run(agent, task, StopReason.ERROR, str(err)), codes.ERROR
     finally:
         display.close()
     if json_output:
-        from ..report import run_to_json
+        print_json(result)
+    else:
+        answer.on_answer(result)  # when no event showed it (plan mode)
+    if code == codes.ERROR or result.finished:
+        return code
+    resumable = result.run_id and getattr(agent, "resumable", False)
+    hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
+    click.echo(f"stopped: {result.describe_stop()}{hint}", err=True)
+    return code or codes.NOT_FINISHED
 
-        click.echo(json.dumps(run_to_json(result), ensure_ascii=False))
-    elif result.answer:
-        print_answer(result.answer)
-    if not result.finished:
-        resumable = result.run_id and getattr(agent, "resumable", False)
-        hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
-        click.echo(f"stopped: {result.describe_stop()}{hint}", err=True)
-        return codes.NOT_FINISHED
-    return codes.OK
+
+def _last_run(agent: Agent, task: str, reason: StopReason, detail: str) -> RunResult:
+    """The record of the run that just raised (the agent's last run), or a bare one when it never began."""
+    from ..steps import RunResult
+
+    run = agent.last_run
+    if run is None or run.task != task:
+        run = RunResult(task=task, stop_reason=reason, stop_detail=detail)
+    return run
