@@ -121,7 +121,9 @@ class AutoGPT:
         events.on_run_start(result, self.max_thought_steps)
         try:
             result.stop_reason = self._loop(task, memory, result, events, meter, started)
+            events.on_finishing(result)
             result.answer = self._answer(task, memory, result, meter)
+            events.on_answer(result)
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
             raise
@@ -132,6 +134,7 @@ class AutoGPT:
             result.seconds = time.monotonic() - started
             try:
                 if self.long_term_memory is not None:
+                    events.on_remembering(result)
                     self._remember(result)
             finally:
                 events.on_run_end(result)

@@ -86,13 +86,14 @@ def test_repl_runs_each_line_and_quits(backend: FakeBackend) -> None:
     replies = [act("calculator", expression="6*7"), act("FINISH"), "42", act("FINISH"), "bye"]
     result = invoke(["--quiet"], replies, backend, stdin="What is 6*7?\n\nsay bye\nquit\nnever run\n")
     assert result.exit_code == 0
-    assert result.stdout == "autoagent> 42\nautoagent> autoagent> bye\nautoagent> "
+    assert result.stdout == "42\nbye\n"  # the prompts go to stderr
+    assert result.stderr.count("autoagent> ") == 4
     assert len(backend.prompts) == 5
 
 
 def test_repl_leaves_on_end_of_input(backend: FakeBackend) -> None:
     result = invoke(["--quiet"], [act("FINISH"), "done"], backend, stdin="task one\n")
-    assert result.exit_code == 0 and result.stdout == "autoagent> done\nautoagent> "
+    assert result.exit_code == 0 and result.stdout == "done\n"
 
 
 def test_repl_survives_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +186,7 @@ def test_sub_commands_beside_the_default_task_command(backend: FakeBackend) -> N
     backend.replies[:] = [act("FINISH"), "explicit"]  # each model made gets a fresh copy of the script
     assert CliRunner().invoke(group, ["run", "--quiet", "hello"]).stdout == "explicit\n"  # `run` frees the name
     help_text = CliRunner().invoke(group, ["--help"]).output
-    assert "--max-steps" in help_text and "Other commands:" in help_text and "Say hello." in help_text
+    assert "--max-steps" in help_text and "Commands:" in help_text and "Say hello." in help_text
 
 
 def test_protocol_flag_selects_native_tool_calling(backend: FakeBackend) -> None:
@@ -260,7 +261,7 @@ def test_ctrl_c_in_a_one_shot_run_exits_130(backend: FakeBackend, monkeypatch: p
 
     monkeypatch.setattr(AutoGPT, "execute", interrupted)
     result = invoke(["--quiet", "long task"], [], backend)
-    assert result.exit_code == exit_codes.INTERRUPTED and "interrupted: the run was stopped" in result.stderr
+    assert result.exit_code == exit_codes.INTERRUPTED and "stopped: the run was interrupted" in result.stderr
 
 
 def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
@@ -280,7 +281,7 @@ def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
     monkeypatch.setattr(AutoGPT, "execute", first_interrupted)
     result = invoke(["--quiet"], [act("FINISH"), "second answer"], backend, stdin="first\nsecond\nquit\n")
     assert result.exit_code == 0 and calls == ["first", "second"]
-    assert "interrupted: the run was stopped" in result.stderr and "second answer" in result.stdout
+    assert "stopped: the run was interrupted" in result.stderr and "second answer" in result.stdout
 
 
 def test_a_base_url_given_for_the_local_model_is_one_line_naming_the_fix(tmp_path: Path) -> None:

@@ -80,7 +80,8 @@ _OPTIONS = [
                  help="Continue a stopped, interrupted or killed run from its last completed step "
                       "(IDs: autoagent runs list)."),
     click.option("--json", "json_output", is_flag=True,
-                 help="Print one JSON object (answer, stop reason, steps, usage) instead of the answer."),
+                 help="Print one JSON object (answer, stop reason, steps, usage) instead of the answer; for every "
+                      "outcome, errors and interrupts too."),
     click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
                  help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
 ]

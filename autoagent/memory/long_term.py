@@ -137,7 +137,8 @@ class LongTermMemory:
             return None
         entry = MemoryEntry(
             task=result.task, summary=summary, outcome=outcome or result.stop_reason.value, model=model_name,
-            run_id=run_id or uuid.uuid4().hex, extra={"steps": len(result.steps), "seconds": round(result.seconds, 1)},
+            run_id=run_id or result.run_id or uuid.uuid4().hex,  # the transcript's id, when the run has one
+            extra={"steps": len(result.steps), "seconds": round(result.seconds, 1)},
         )
         return self.backend.add(entry)
 
