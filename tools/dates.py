@@ -1,5 +1,5 @@
-"""Date tools: resolve natural-language dates (with ctparse, in date_phrases.py), and tell the current date and
-time."""
+"""Date tools: resolve English and Chinese date phrases (with ctparse, in date_phrases.py), and tell the current
+date and time."""
 
 # No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
 # annotations would be compiled again each time.
@@ -9,9 +9,9 @@ from datetime import datetime
 
 from langchain_core.tools import BaseTool, tool
 
-Clock = Callable[[], datetime]
+from .date_format import WEEKDAYS
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+Clock = Callable[[], datetime]
 
 
 def local_now() -> datetime:
@@ -33,10 +33,11 @@ def make_calendar_tool(now: Clock = local_now) -> BaseTool:
     def calendar(expression: str) -> str:
         """Resolve a date/time phrase to an ISO date-time and its weekday.
 
-        Understands phrases like "tomorrow", "next friday at 3pm", "in 3 days", "march 5 at 10:30".
+        Understands phrases like "tomorrow", "next friday at 3pm", "in 3 days", "the day after tomorrow",
+        "2 weeks from today", "march 5 at 10:30", "明天下午3点", "下周五", "10天后".
 
         Args:
-            expression: A date or time in English words, relative to now.
+            expression: A date or time in English or Chinese words, relative to now.
         """
         return resolve(expression, now())
 
