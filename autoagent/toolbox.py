@@ -12,6 +12,7 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
 from .approval import DENIED, Approver, is_read_only
+from .fence import FENCE_END
 from .reply import FINISH, Action, describe_validation_error
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -30,10 +31,13 @@ class ToolResult:
 
 
 def truncate(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, with a note saying how much was cut."""
+    """`text` cut to `limit` characters, with a note saying how much was cut (a fence's end is kept)."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}\n[... {len(text) - limit} more characters cut]"
+    end = FENCE_END.search(text)
+    kept = end.group() if end else ""
+    body = text[: len(text) - len(kept)]
+    return f"{body[:limit]}\n[... {len(body) - limit} more characters cut]{kept}"
 
 
 def _json_schema(tool: BaseTool) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import BaseTool
 
+from autoagent.fence import fenced_body
 from autoagent.tools import default_tools, file_tools
 from autoagent.tools import files as files_module
 
@@ -60,9 +61,9 @@ def test_write_then_read(tools: dict[str, BaseTool], workspace: Path) -> None:
     result = tools["write_file"].invoke({"path": "notes/today.txt", "content": "héllo\nworld\n"})
     assert result == "Wrote 12 characters to notes/today.txt."
     assert (workspace / "notes" / "today.txt").read_text(encoding="utf-8") == "héllo\nworld\n"
-    assert tools["read_file"].invoke({"path": "notes/today.txt"}) == "héllo\nworld\n"
+    assert fenced_body(tools["read_file"].invoke({"path": "notes/today.txt"})) == "héllo\nworld\n"
     tools["write_file"].invoke({"path": "notes/today.txt", "content": "replaced"})
-    assert tools["read_file"].invoke({"path": "./notes/../notes/today.txt"}) == "replaced"
+    assert fenced_body(tools["read_file"].invoke({"path": "./notes/../notes/today.txt"})) == "replaced"
 
 
 def test_read_reports_missing_empty_and_directories(tools: dict[str, BaseTool], workspace: Path) -> None:
@@ -80,8 +81,8 @@ def test_read_cuts_huge_files_with_a_note(workspace: Path) -> None:
     workspace.mkdir()
     (workspace / "big.txt").write_text("é" * 5000, encoding="utf-8")
     shown = read_file.invoke({"path": "big.txt"})
-    assert shown.startswith("é" * 100 + "\n[truncated")
-    assert "first 100 characters of 10,000 bytes" in shown
+    assert shown.startswith("The content of 'big.txt' (truncated: the first 100 characters of 10,000 bytes):")
+    assert fenced_body(shown) == "é" * 100
 
 
 def test_read_does_not_dump_binary_files(tools: dict[str, BaseTool], workspace: Path) -> None:
@@ -164,9 +165,11 @@ def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "a.txt", "content": "alpha\nTODO: fix\nomega\n"})
     tools["write_file"].invoke({"path": "src/b.py", "content": "# todo later\nx = 1\n"})
     (workspace / "blob.bin").write_bytes(b"TODO\x00\x01")
-    assert tools["search_files"].invoke({"pattern": "todo"}) == ("a.txt:2: TODO: fix\nsrc/b.py:1: # todo later")
-    assert tools["search_files"].invoke({"pattern": "todo", "path": "src"}) == "src/b.py:1: # todo later"
-    assert tools["search_files"].invoke({"pattern": "x =", "path": "src/b.py"}) == "src/b.py:2: x = 1"
+    found = tools["search_files"].invoke({"pattern": "todo"})
+    assert found.startswith("Lines containing 'todo' under '.':\n")
+    assert fenced_body(found) == "a.txt:2: TODO: fix\nsrc/b.py:1: # todo later"
+    assert fenced_body(tools["search_files"].invoke({"pattern": "todo", "path": "src"})) == "src/b.py:1: # todo later"
+    assert fenced_body(tools["search_files"].invoke({"pattern": "x =", "path": "src/b.py"})) == "src/b.py:2: x = 1"
     assert tools["search_files"].invoke({"pattern": "missing"}) == "No lines containing 'missing' under '.'."
     with pytest.raises(ValueError, match="empty"):
         tools["search_files"].invoke({"pattern": " "})
@@ -175,11 +178,9 @@ def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
 def test_search_files_is_capped(tools: dict[str, BaseTool], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(files_module, "MAX_MATCHES", 2)
     tools["write_file"].invoke({"path": "many.txt", "content": "hit\n" * 10})
-    assert tools["search_files"].invoke({"pattern": "hit"}).splitlines() == [
-        "many.txt:1: hit",
-        "many.txt:2: hit",
-        "[stopped after 2 matches; search a narrower path]",
-    ]
+    found = tools["search_files"].invoke({"pattern": "hit"})
+    assert found.startswith("Lines containing 'hit' under '.' (stopped after 2; search a narrower path):\n")
+    assert fenced_body(found) == "many.txt:1: hit\nmany.txt:2: hit"
 
 
 # --- escapes: every way out is refused and nothing outside the workspace changes ---
@@ -269,13 +270,13 @@ def test_listing_and_search_do_not_follow_symlinks_out(
     (workspace / "door").symlink_to(outside, target_is_directory=True)
     (workspace / "link.txt").symlink_to(outside / "secret.txt")
     assert tools["list_files"].invoke({}) == "door (symlink)\nlink.txt (symlink)\nnotes.txt (15 bytes)"
-    assert tools["search_files"].invoke({"pattern": "secret"}) == "notes.txt:1: no secrets here"
+    assert fenced_body(tools["search_files"].invoke({"pattern": "secret"})) == "notes.txt:1: no secrets here"
 
 
 def test_symlinks_inside_the_workspace_still_work(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "real/data.txt", "content": "data"})
     (workspace / "alias").symlink_to(workspace / "real", target_is_directory=True)
-    assert tools["read_file"].invoke({"path": "alias/data.txt"}) == "data"
+    assert fenced_body(tools["read_file"].invoke({"path": "alias/data.txt"})) == "data"
 
 
 def test_symlink_loops_are_reported(tools: dict[str, BaseTool], workspace: Path) -> None:

@@ -10,6 +10,7 @@ import ddgs
 import pytest
 from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 
+from autoagent.fence import fenced_body
 from autoagent.tools.web_search import (
     SearchError,
     SearchResult,
@@ -17,7 +18,6 @@ from autoagent.tools.web_search import (
     make_web_search_tool,
     serpapi_search,
 )
-from autoagent.tools.webpage import BEGIN_QUOTE, END_QUOTE
 
 from .test_web_fakes import LocalSite, Reply
 
@@ -45,7 +45,8 @@ def test_results_are_numbered_quoted_and_short() -> None:
     assert asked == [("autoagent install", 5)]
     lines = result.splitlines()
     assert lines[0] == "Fake results for '  autoagent install ':"
-    assert lines[2] == BEGIN_QUOTE and lines[-1] == END_QUOTE
+    assert lines[2].startswith("<<<WEB CONTENT ") and lines[-1].startswith("WEB CONTENT ")
+    assert fenced_body(result).startswith("1. autoagent on GitHub")
     assert lines[3:6] == [
         "1. autoagent on GitHub",
         "   https://github.com/example/autoagent",

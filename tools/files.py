@@ -16,6 +16,7 @@ from typing import BinaryIO
 
 from langchain_core.tools import BaseTool, tool
 
+from ..fence import fence
 from .workspace import Workspace
 
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
@@ -122,8 +123,14 @@ def _read(workspace: Workspace, location: Path, shown: str, max_chars: int) -> s
     if not text:
         return f"{shown!r} is empty."
     if len(text) <= max_chars and len(head) >= size:
-        return text
-    return f"{text[:max_chars]}\n[truncated: showing the first {max_chars:,} characters of {size:,} bytes]"
+        return _quote_file(f"The content of {shown!r}:", text, shown)
+    heading = f"The content of {shown!r} (truncated: the first {max_chars:,} characters of {size:,} bytes):"
+    return _quote_file(heading, text[:max_chars], shown)
+
+
+def _quote_file(heading: str, text: str, shown: str) -> str:
+    """File content fenced, as web text is: a file cannot pass for the agent's own steps."""
+    return fence(heading, text, kind="FILE CONTENT", source=f"the workspace file {shown!r}")
 
 
 def _listing(workspace: Workspace, entries: Iterable[Path]) -> list[str]:
@@ -298,11 +305,14 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
                 else (entry for entry in _walk(location) if entry.is_file() and not entry.is_symlink())
             )
             matches = _search(space, files, pattern)
+        shown = space.show(location)
         if not matches:
-            return f"No lines containing {pattern!r} under {space.show(location)!r}."
+            return f"No lines containing {pattern!r} under {shown!r}."
+        heading = f"Lines containing {pattern!r} under {shown!r}:"
         if len(matches) > MAX_MATCHES:
-            matches[MAX_MATCHES:] = [f"[stopped after {MAX_MATCHES} matches; search a narrower path]"]
-        return "\n".join(matches)
+            del matches[MAX_MATCHES:]
+            heading = heading[:-1] + f" (stopped after {MAX_MATCHES}; search a narrower path):"
+        return fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files")
 
     return [
         _mark(read_file, side_effects=False),

@@ -87,7 +87,7 @@ class Workspace:
         except RuntimeError:  # a symlink loop before Python 3.13
             raise ValueError(f"path {shown!r} cannot be resolved: it is a symlink loop") from None
         except OSError as error:  # a symlink loop from 3.13 on, or a permission problem
-            raise ValueError(f"path {shown!r} cannot be resolved: {error.strerror or error}") from None
+            raise ValueError(f"path {shown!r} cannot be resolved: {error.strerror or type(error).__name__}") from None
         if not real.is_relative_to(root):
             raise OutsideWorkspaceError(f"path {shown!r} is outside the workspace")
         return real
