@@ -12,6 +12,7 @@ from langchain_core.runnables import Runnable
 
 from .errors import AutoAgentError, ModelUnavailableError
 from .llm import describe_model_error
+from .redact import encodable
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
 from .steps import Usage
 
@@ -41,6 +42,8 @@ def invoke_model(
     except Exception as err:  # infrastructure, not the model's mistake: stop with a clear error
         raise ModelUnavailableError(describe_model_error(err)) from err
     usage.add(message)
+    if isinstance(message.content, str):
+        message.content = encodable(message.content)  # a lone surrogate could be neither sent back nor stored
     return message
 
 

@@ -1,7 +1,9 @@
-"""Keeping secrets out of what we write: API keys and tokens become `[REDACTED]` in any string."""
+"""Keeping what we write safe to write: API keys and tokens become `[REDACTED]` in any string, and text
+no UTF-8 file, database or HTTP request accepts (a lone surrogate) becomes U+FFFD."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -15,10 +17,20 @@ from .settings import SETTINGS_FILE
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_CHARS = 6  # shorter values would blank out ordinary words and numbers
+PARTIAL_SECRET_CHARS = 10  # a secret cut short (at a truncation point) is recognised by this much of its start
 KNOWN_SECRET_NAMES = frozenset(
     {"OPENAI_API_KEY", "SERPAPI_API_KEY", "AMAP_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"}
 )
 _SECRET_NAME = re.compile(r"(^|_)(API_KEY|KEY|TOKEN|SECRET|PASSWORD)$")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """`text` that UTF-8 can encode: each lone surrogate (a byte of an undecodable file name, a broken
+    reply) becomes U+FFFD."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def is_secret_name(name: str) -> bool:
@@ -49,8 +61,9 @@ class Redactor:
     """Replaces known secret values in strings, and the values of secret-named keys, anywhere in a record."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
+        forms = {form for secret in secrets if len(secret) >= MIN_SECRET_CHARS for form in written_forms(secret)}
         # Longest first, so a secret containing another is replaced whole.
-        self.secrets = sorted({secret for secret in secrets if len(secret) >= MIN_SECRET_CHARS}, key=len, reverse=True)
+        self.secrets = sorted(forms, key=len, reverse=True)
 
     @classmethod
     def from_environment(cls) -> Redactor:
@@ -58,10 +71,12 @@ class Redactor:
         return cls(collect_secrets())
 
     def text(self, value: str) -> str:
-        """`value` with every secret replaced."""
+        """`value` with every secret replaced, and the start of one cut short (by a truncation) too."""
         for secret in self.secrets:
             if secret in value:
                 value = value.replace(secret, REDACTED)
+            if len(secret) > PARTIAL_SECRET_CHARS and secret[:PARTIAL_SECRET_CHARS] in value:
+                value = _replace_starts(value, secret)
         return value
 
     def settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,13 +85,43 @@ class Redactor:
                 for key, value in settings.items()}
 
     def record(self, value: Any) -> Any:
-        """A JSON-ready copy of `value` (nested dicts, lists, scalars) with every string redacted."""
-        if isinstance(value, str):
-            return self.text(str(value))
-        if value is None or isinstance(value, (bool, int, float)):
-            return value
-        if isinstance(value, Mapping):
-            return {self.text(str(key)): self.record(item) for key, item in value.items()}
-        if isinstance(value, (list, tuple, set, frozenset)):
-            return [self.record(item) for item in value]
-        return self.text(str(value))  # anything else is written as its text, redacted too
+        """A JSON-ready copy of `value` (nested dicts, lists, scalars) with every string redacted.
+
+        Walked with a stack, not recursion: a reply nested thousands of levels deep is copied too."""
+        root: list[Any] = [None]
+        pending: list[tuple[Any, Any, Any]] = [(value, root, 0)]  # (value, the copy it goes into, its key there)
+        while pending:
+            item, parent, key = pending.pop()
+            if isinstance(item, str):
+                parent[key] = self.text(item)
+            elif item is None or isinstance(item, (bool, int, float)):
+                parent[key] = item
+            elif isinstance(item, Mapping):
+                parent[key] = copy = {}
+                for name, inner in item.items():
+                    name = self.text(str(name))
+                    copy[name] = None  # holds the key's place, so the copy keeps the order
+                    pending.append((inner, copy, name))
+            elif isinstance(item, (list, tuple, set, frozenset)):
+                parent[key] = items = [None] * len(item)
+                pending.extend((inner, items, index) for index, inner in enumerate(item))
+            else:
+                parent[key] = self.text(str(item))  # anything else is written as its text, redacted too
+        return root[0]
+
+
+def written_forms(secret: str) -> set[str]:
+    """A secret as it may be written: raw, and inside a JSON string (a `"` or `\\` escaped, `\\uXXXX` escapes)."""
+    return {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+
+
+def _replace_starts(value: str, secret: str) -> str:
+    """`value` with each start of `secret` (at least PARTIAL_SECRET_CHARS of it) replaced: a secret cut short."""
+    head, start = secret[:PARTIAL_SECRET_CHARS], 0
+    while (start := value.find(head, start)) >= 0:
+        end = start + PARTIAL_SECRET_CHARS
+        while end < len(value) and end - start < len(secret) and value[end] == secret[end - start]:
+            end += 1
+        value = value[:start] + REDACTED + value[end:]
+        start += len(REDACTED)
+    return value

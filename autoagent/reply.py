@@ -10,6 +10,8 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from .redact import encodable
+
 FINISH = "FINISH"
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
 
@@ -141,7 +143,11 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
 
     def parse(self, text: str) -> ThoughtAndAction:
         """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
-        data = json_repair.loads(text) if text.strip() else ""
+        try:
+            data = json_repair.loads(text) if text.strip() else ""
+            data = json.loads(encodable(json.dumps(data, ensure_ascii=False)))  # a lone `\ud800` escape: U+FFFD
+        except RecursionError:  # nested too deep for any JSON reader: the model hears it and tries again
+            raise ReplyParseError("the reply's JSON is nested too deeply to read", text) from None
         if isinstance(data, list):  # wrapped in a list, or split in parts: {"thought": ...} {"action": ...}
             parts = [item for item in data if isinstance(item, dict)]
             data = {key: value for part in reversed(parts) for key, value in part.items()} if parts else data

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from .approval import DENIED, Approver, is_read_only
 from .fence import FENCE_END
+from .redact import encodable
 from .reply import FINISH, Action, describe_validation_error
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -135,10 +136,10 @@ class Toolbox:
             note = TIMED_OUT if late.stopped else TIMED_OUT_RUNNING
             return ToolResult(note.format(tool=tool.name, seconds=limit), success=False)
         except Exception as err:  # a failing tool is the model's observation, not our crash
-            message = truncate(str(err), ERROR_CHARS)
+            message = truncate(encodable(str(err)), ERROR_CHARS)
             return ToolResult(f"{tool.name} failed: {type(err).__name__}: {message}", success=False)
         text = output if isinstance(output, str) else getattr(output, "content", output)
-        return ToolResult(truncate(str(text), self.max_observation_chars))
+        return ToolResult(truncate(encodable(str(text)), self.max_observation_chars))  # e.g. undecodable names
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""

@@ -15,7 +15,7 @@ from typing import IO, Any
 from . import __version__
 from .events import RunObserver
 from .paths import autoagent_home
-from .redact import Redactor
+from .redact import Redactor, encodable
 from .reply import ThoughtAndAction
 from .steps import RunResult, Step, StepKind
 
@@ -120,7 +120,10 @@ class TranscriptWriter(RunObserver):
     def _write(self, record: dict[str, Any]) -> None:
         if self._failed or self.path is None:
             return
-        line = json.dumps(self._redactor.record(record), ensure_ascii=False) + "\n"
+        redacted = self._redactor.record(record)
+        line = json.dumps(redacted, ensure_ascii=False) + "\n"
+        if encodable(line) != line:  # a lone surrogate is kept as a \u escape, which UTF-8 can write
+            line = json.dumps(redacted) + "\n"
         try:
             if self._file is None:
                 self._file = self._open(self.path)

@@ -188,3 +188,34 @@ def test_a_plain_vectorstore_retriever_still_plugs_into_the_agent() -> None:
     llm = ScriptedChatModel(replies=[act("FINISH"), "42"])
     AutoGPT(llm=llm, tools=[multiply], memory_retriever=store.as_retriever(search_kwargs={"k": 1})).run("6 times 7?")
     assert "- Six times seven was 42, found with multiply." in llm.prompts[0]
+
+
+SECRET = "sk-memory-secret-0123456789"
+
+
+def test_secrets_are_never_stored_shown_or_recalled(memory: LongTermMemory, monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    task = f"Check that the key {SECRET} converts USD to EUR"
+    llm = ScriptedChatModel(replies=[f"Used the key {SECRET} and a key cut short: {SECRET[:14]}"])
+    memory.remember(run_result(task, f"ok {SECRET}", steps=usd_run()[1]), llm, "m")
+
+    recalled = memory.recall("converts USD to EUR with the key")
+    assert len(recalled) == 1 and SECRET[:10] not in repr(recalled)
+    assert recalled[0].page_content == "Used the key [REDACTED] and a key cut short: [REDACTED]"
+    assert recalled[0].metadata["task"] == "Check that the key [REDACTED] converts USD to EUR"
+    store = getattr(memory.backend, "store", None)
+    if store is not None:  # the local store: nothing on disk holds it either
+        assert all(SECRET[:10].encode() not in path.read_bytes() for path in store.directory.iterdir())
+
+
+def test_an_older_entry_holding_a_secret_is_shown_redacted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.memory.database import insert_entry, open_database
+
+    db = open_database(tmp_path / "memory")
+    insert_entry(db, entry(f"task with {SECRET}", f"summary with {SECRET}"))  # written before redaction existed
+    db.close()
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    store = local_memory(tmp_path / "memory").backend.store  # type: ignore[attr-defined]
+    shown = [store.get("1"), *store.entries()]
+    assert [(item.task, item.summary) for item in shown] == [("task with [REDACTED]", "summary with [REDACTED]")] * 2

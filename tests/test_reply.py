@@ -79,3 +79,16 @@ def test_format_instructions_are_generated_and_compact() -> None:
     assert '"action": {"name": "tool_name", "args": {"arg_name": "value"}}' in instructions
     assert "properties" not in instructions and "$defs" not in instructions
     assert len(instructions) < 600
+
+
+def test_json_nested_too_deep_to_read_is_a_parse_error_for_the_model() -> None:
+    deep = "[" * 5000 + "]" * 5000
+    reply = f'{{"thought": "t", "action": {{"name": "calculator", "args": {{"expression": {deep}}}}}}}'
+    with pytest.raises(ReplyParseError, match="nested too deeply"):
+        ThoughtActionParser().parse(reply)
+
+
+def test_a_lone_surrogate_escape_is_read_as_a_replacement_character() -> None:
+    reply = '{"thought": "look \\ud800", "action": {"name": "read_file", "args": {"path": "caf\\udce9.txt"}}}'
+    parsed = ThoughtActionParser().parse(reply)
+    assert (parsed.thought.text, parsed.action.args) == ("look \ufffd", {"path": "caf\ufffd.txt"})

@@ -323,3 +323,59 @@ def test_transcripts_contain_no_secret_from_api_keys_env(secrets_set: Path, tmp_
     assert saved[1]["observation"] == f"{REDACTED} is {REDACTED}, serpapi is {REDACTED}"
     assert load_transcript(run.run_id, tmp_path).steps[0].decision == decision(
         "show_config", thought=f"the key is {REDACTED}", setting=REDACTED)
+
+
+def test_a_secret_is_redacted_json_escaped_and_cut_short() -> None:
+    from autoagent.toolbox import truncate
+
+    quoted, accented = 'pa"ss\\word-0123456789', "clé-secrète-0123456789"
+    redactor = Redactor([quoted, accented, ENV_SECRET])
+    for ensure_ascii in (True, False):
+        written = json.dumps({"a": quoted, "b": accented}, ensure_ascii=ensure_ascii)
+        assert redactor.text(written) == json.dumps({"a": REDACTED, "b": REDACTED})
+    cut = truncate("x" * 1990 + ENV_SECRET, 2000)  # the key's first 10 characters end the kept text
+    assert redactor.text(cut) == "x" * 1990 + f"{REDACTED}\n[... {len(ENV_SECRET) - 10} more characters cut]"
+    assert redactor.text(f"{ENV_SECRET[:9]} is too short to tell") == f"{ENV_SECRET[:9]} is too short to tell"
+
+
+def test_records_nested_thousands_deep_are_redacted(tmp_path: Path) -> None:
+    deep: Any = ENV_SECRET
+    for _ in range(5000):
+        deep = {"k": [deep]}
+    copy = Redactor([ENV_SECRET]).record(deep)
+    for _ in range(5000):
+        copy = copy["k"][0]
+    assert copy == REDACTED
+
+    args: Any = ENV_SECRET
+    for _ in range(600):
+        args = [args]
+    writer = TranscriptWriter(SETTINGS, directory=tmp_path)
+    writer._redactor = Redactor([ENV_SECRET])
+    writer.on_run_start(RunResult(task="deep"), 5)
+    writer.on_step(Step(1, StepKind.ACTION, "{...}", decision("calculator", expression=args), "done"))
+    assert writer.path is not None and ENV_SECRET not in writer.path.read_text(encoding="utf-8")
+    assert [record["type"] for record in records(writer.path)] == ["start", "step"]
+
+
+def test_undecodable_names_and_lone_surrogates_leave_transcript_and_memory_whole(tmp_path: Path) -> None:
+    from autoagent.tools import default_tools
+    from tests.test_memory_support import HashingEmbeddings, local_memory
+
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    with open(os.fsencode(workspace) + b"/caf\xe9.txt", "w"):  # a Latin-1 name: not valid UTF-8
+        pass
+    memory = local_memory(tmp_path / "memory")
+    llm = ScriptedChatModel(replies=[act("list_files", thought="look \ud800"), act("FINISH"), "listed \ud800",
+                                     "Listed the workspace: caf\udce9.txt \ud800"])
+    writer = TranscriptWriter(SETTINGS, directory=tmp_path)
+    agent = AutoGPT(llm=llm, tools=default_tools(workspace, HashingEmbeddings()), long_term_memory=memory)
+    run = agent.execute("list the workspace", observers=[writer])
+
+    assert run.stop_reason is StopReason.FINISHED and "caf\ufffd.txt" in run.steps[0].observation
+    assert writer.path is not None
+    assert [record["type"] for record in records(writer.path)] == ["start", "step", "step", "end"]
+    assert load_transcript(run.run_id, tmp_path).answer == "listed \ufffd"
+    assert [item.summary for item in memory.backend.store.entries()] == [  # type: ignore[attr-defined]
+        "Listed the workspace: caf\ufffd.txt \ufffd"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from langchain_core.documents import Document
+
+from ..redact import Redactor, encodable
 
 
 def utc_now() -> str:
@@ -26,6 +28,11 @@ class MemoryEntry:
     created: str = field(default_factory=utc_now)
     extra: dict[str, Any] = field(default_factory=dict)
     id: str = ""  # assigned by the store
+
+    def redacted(self, redactor: Redactor) -> MemoryEntry:
+        """This entry with secrets replaced in its texts, which are made encodable too (a lone surrogate as U+FFFD)."""
+        return replace(self, task=encodable(redactor.text(self.task)), summary=encodable(redactor.text(self.summary)),
+                       extra=redactor.record(self.extra))
 
     def embedding_text(self) -> str:
         """What is embedded: the task and its summary (measured to separate related tasks best)."""

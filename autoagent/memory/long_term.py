@@ -17,6 +17,7 @@ from langchain_core.retrievers import BaseRetriever
 from ..errors import AutoAgentError, ModelUnavailableError
 from ..llm import describe_model_error
 from ..prompts import PromptTemplateBuilder
+from ..redact import Redactor, encodable
 from ..steps import RunResult
 from .entries import MemoryEntry
 from .store import MemoryStore
@@ -123,8 +124,10 @@ class LongTermMemory:
         return cls(VectorStoreBackend(vectorstore), k=k, min_score=min_score, prompts=prompts)
 
     def recall(self, task: str) -> list[Document]:
-        """Up to k past runs similar to `task`, best first, none below the relevance threshold."""
-        return [document for document, score in self.backend.search(task, self.k) if score >= self.min_score]
+        """Up to k past runs similar to `task`, best first, none below the relevance threshold; secrets redacted."""
+        redactor = Redactor.from_environment()
+        return [_redacted(document, redactor) for document, score in self.backend.search(encodable(task), self.k)
+                if score >= self.min_score]
 
     def remember(self, result: RunResult, llm: BaseChatModel, model_name: str, *, run_id: str | None = None,
                  outcome: str | None = None) -> str | None:
@@ -140,11 +143,17 @@ class LongTermMemory:
             run_id=run_id or result.run_id or uuid.uuid4().hex,  # the transcript's id, when the run has one
             extra={"steps": len(result.steps), "seconds": round(result.seconds, 1)},
         )
-        return self.backend.add(entry)
+        return self.backend.add(entry.redacted(Redactor.from_environment()))  # as transcripts are, in any backend
 
     def as_retriever(self) -> BaseRetriever:
         """Recall as a LangChain retriever, for AutoGPT(memory_retriever=...)."""
         return MemoryRetriever(memory=self)
+
+
+def _redacted(document: Document, redactor: Redactor) -> Document:
+    """A recalled Document with secrets replaced in its content and metadata."""
+    return Document(page_content=redactor.text(document.page_content), metadata=redactor.record(document.metadata),
+                    id=document.id)
 
 
 class MemoryRetriever(BaseRetriever):

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..paths import autoagent_home
+from ..redact import Redactor
 from . import segments
 from .database import COLUMNS, StoreState, insert_entry, read_state, to_entry, write_state
 from .directory import StoreDirectory
@@ -37,6 +38,7 @@ class MemoryStore:
     def __init__(self, directory: Path | None = None, *, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
         self.directory = Path(directory) if directory is not None else default_memory_dir()
         self._files = StoreDirectory(self.directory, lock_timeout, on_reset=self._forget_loaded)
+        self._redactor = Redactor.from_environment()  # secrets never stored, nor shown from an older entry
         self._forget_loaded()
 
     # ---- public API -------------------------------------------------------------------------------------------
@@ -50,17 +52,20 @@ class MemoryStore:
         matrix = segments.unit_rows(vectors)
         if len(entries) != len(matrix):
             raise ValueError(f"{len(entries)} entries but {len(matrix)} vectors")
+        entries = [entry.redacted(self._redactor) for entry in entries]
         return self._files.run(lambda db: self._add(db, entries, matrix, embedding_model), write=True)
 
     def search(self, vector: Sequence[float], k: int, embedding_model: str) -> list[tuple[MemoryEntry, float]]:
         """The k entries whose vectors are nearest to `vector`, with their cosine similarity, best first."""
         query = segments.unit_rows(vector)
-        return self._files.run(lambda db: self._search(db, query, k, embedding_model), write=False)
+        hits = self._files.run(lambda db: self._search(db, query, k, embedding_model), write=False)
+        return [(entry.redacted(self._redactor), score) for entry, score in hits]
 
     def entries(self, limit: int | None = None) -> list[MemoryEntry]:
         """Stored entries, newest first."""
         sql = f"SELECT {COLUMNS} FROM entries ORDER BY id DESC LIMIT ?"
-        return self._files.run(lambda db: [to_entry(row) for row in db.execute(sql, (limit or -1,))], write=False)
+        rows = self._files.run(lambda db: db.execute(sql, (limit or -1,)).fetchall(), write=False)
+        return [to_entry(row).redacted(self._redactor) for row in rows]
 
     def get(self, entry_id: str) -> MemoryEntry | None:
         """The entry with this id, or None."""
@@ -69,7 +74,7 @@ class MemoryStore:
             return None
         sql = f"SELECT {COLUMNS} FROM entries WHERE id = ?"
         rows = self._files.run(lambda db: db.execute(sql, (row_id,)).fetchall(), write=False)
-        return to_entry(rows[0]) if rows else None
+        return to_entry(rows[0]).redacted(self._redactor) if rows else None
 
     def count(self) -> int:
         """How many entries are stored."""

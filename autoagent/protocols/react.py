@@ -73,7 +73,10 @@ class ReActProtocol(TextProtocol):
     def _args(self, name: str, raw: str) -> dict[str, Any]:
         """The Action Input as arguments: a JSON object, or plain text for a one-argument tool."""
         raw = raw.strip().strip("`").removeprefix("json").strip()
-        parsed = json_repair.loads(raw) if raw else {}
+        try:
+            parsed = json_repair.loads(raw) if raw else {}
+        except RecursionError:  # nested too deep to read: taken as text
+            parsed = raw
         if isinstance(parsed, dict):
             return parsed
         tool = self.toolbox.tools.get(name)
