@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -82,6 +83,22 @@ def test_background_jobs_are_stopped_when_the_command_ends(tmp_path: Path) -> No
     pid = int(run(tmp_path, "sleep 30 & echo $!"))
     assert time.monotonic() - started < 3
     assert dies_soon(pid)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the reaper needs Linux's child subreaper")
+def test_processes_that_leave_the_group_or_session_are_stopped_too(tmp_path: Path) -> None:
+    pids = run(tmp_path, "setsid sleep 425 & echo $!; (setsid sh -c 'sleep 426 & echo $!' &); sleep 0.2")
+    assert len(pids.split()) == 2
+    assert all(dies_soon(int(pid)) for pid in pids.split())
+    started = time.monotonic()
+    result = run(tmp_path, "setsid sleep 427 & echo $! > escaped.pid; sleep 30", timeout=0.5)
+    assert time.monotonic() - started < 4 and "[timed out after 0.5 s" in result
+    assert dies_soon(int((tmp_path / "escaped.pid").read_text()))
+
+
+def test_exit_codes_and_signals_pass_through_the_reaper(tmp_path: Path) -> None:
+    assert run(tmp_path, "exit 7") == "(no output)\n[exit code 7]"
+    assert run(tmp_path, "kill -TERM $$") == "(no output)\n[killed by signal 15]"
 
 
 def test_an_empty_command_is_refused(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import os
 import selectors
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -19,8 +20,11 @@ SHELL_TIMEOUT_SECONDS = 30.0
 MAX_OUTPUT_CHARS = 4000
 TOOLBOX_MARGIN_SECONDS = 5.0  # the toolbox's own limit must not fire before the shell's
 DRAIN_SECONDS = 1.0  # after the command ends, how long to wait for output still in the pipe
+STOP_SECONDS = 2.0  # how long the reaper may take to kill what the command started, before it is killed too
 _CHUNK_BYTES = 65536
 _POLL_SECONDS = 0.1
+# On Linux the command runs under a reaper that kills all it started, even what left the process group.
+_REAPER = Path(__file__).with_name("_reaper.py") if sys.platform.startswith("linux") else None
 
 
 class _Output:
@@ -65,18 +69,26 @@ def _read(fd: int, selector: selectors.BaseSelector, output: _Output, wait: floa
     return bool(chunk)
 
 
-def _kill_group(pid: int) -> None:
-    """Kill the command and everything it started (they share its process group)."""
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the command and everything it started: the reaper kills its descendants, even those in a session of
+    their own; then (and without a reaper) the process group is killed."""
+    if _REAPER is not None and not _exited(process):
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
+        while not _exited(process) and time.monotonic() < deadline:
+            time.sleep(0.01)
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def run_command(command: str, cwd: Path, timeout: float, max_output_chars: int) -> tuple[str, int | None]:
     """Run `command` with /bin/sh in `cwd`: its interleaved stdout and stderr, capped, and its exit code
     (None when it ran past `timeout` seconds). Whatever it started is stopped when it ends."""
+    argv = [sys.executable, "-I", "-S", str(_REAPER), command] if _REAPER is not None else ["/bin/sh", "-c", command]
     process = subprocess.Popen(
-        command, shell=True, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, start_new_session=True,
+        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     assert process.stdout is not None
     output, fd = _Output(max_output_chars), process.stdout.fileno()
@@ -95,7 +107,7 @@ def run_command(command: str, cwd: Path, timeout: float, max_output_chars: int) 
                 else:
                     time.sleep(min(left, _POLL_SECONDS))
         finally:  # on Ctrl-C too: nothing is left running
-            _kill_group(process.pid)
+            _stop(process)
         drained = time.monotonic() + DRAIN_SECONDS
         while pipe_open and time.monotonic() < drained:
             pipe_open = _read(fd, selector, output, max(drained - time.monotonic(), 0))
