@@ -1,18 +1,66 @@
-"""Settings files: API keys and AUTOAGENT_* values from api_keys.env, below the real environment."""
+"""Settings files: API keys and AUTOAGENT_* values from api_keys.env, below the real environment.
+
+The user's own $AUTOAGENT_HOME/api_keys.env may set anything. The api_keys.env of the current directory
+(a cloned repository's, say) may set API keys only (`*_API_KEY`): permissions, the workspace, endpoints,
+MCP servers and tool modules must not come from whatever directory the user happens to stand in.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from .paths import autoagent_home
 
 SETTINGS_FILE = "api_keys.env"
+LOCAL_SUFFIX = "_API_KEY"  # what a project directory's file may set
+
+
+def is_local_setting(name: str) -> bool:
+    """True for a name the current directory's api_keys.env may set: an API key, never an AUTOAGENT_* setting."""
+    normal = name.strip().upper()
+    return normal.endswith(LOCAL_SUFFIX) and not normal.startswith("AUTOAGENT_")
 
 
 def load_settings_files() -> None:
-    """Load ./api_keys.env, then $AUTOAGENT_HOME/api_keys.env; variables already set win."""
-    for path in (Path.cwd() / SETTINGS_FILE, autoagent_home() / SETTINGS_FILE):
-        if path.is_file():
-            from dotenv import load_dotenv  # only when there is a file: `autoagent --help` stays quick
+    """Load the API keys of ./api_keys.env, then all of $AUTOAGENT_HOME/api_keys.env; variables already set win."""
+    home_file = autoagent_home() / SETTINGS_FILE
+    local_file = Path.cwd() / SETTINGS_FILE
+    if local_file.is_file() and not _same_file(local_file, home_file):
+        _load(local_file, local=True)
+    if home_file.is_file():
+        _load(home_file, local=False)
 
-            load_dotenv(path, override=False)
+
+def _load(path: Path, *, local: bool) -> None:
+    """Set the file's variables not set yet; a local file's settings other than API keys are named and ignored."""
+
+    from dotenv import dotenv_values  # only when there is a file: `autoagent --help` stays quick
+
+    try:
+        values = dotenv_values(path)
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"autoagent: {path} is not read: {err}", file=sys.stderr)
+        return
+    allowed = {name: value for name, value in values.items()
+               if value is not None and (not local or is_local_setting(name))}
+    ignored = [name for name, value in values.items() if value and name not in allowed]
+    for name, value in allowed.items():
+        os.environ.setdefault(name, value)
+    if ignored:
+        print(f"autoagent: ignored {', '.join(ignored)} in {path}: the current directory's {SETTINGS_FILE} may "
+              f"set API keys (*{LOCAL_SUFFIX}) only; put other settings in {home_file_hint()}, the environment "
+              "or a flag", file=sys.stderr)
+
+
+def home_file_hint() -> str:
+    """Where settings beyond API keys belong, as the user would type it."""
+    return f"$AUTOAGENT_HOME/{SETTINGS_FILE} ({autoagent_home() / SETTINGS_FILE})"
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return second.is_file() and first.samefile(second)
+    except OSError:
+        return False

@@ -29,7 +29,7 @@ Exit codes: {codes.OK} the task finished; {codes.ERROR} a configuration or model
 {codes.USAGE} bad usage; {codes.NOT_FINISHED} the run stopped before finishing (step limit, budget,
 loop, unparseable replies); {codes.INTERRUPTED} interrupted with Ctrl-C.
 Budgets apply to each invocation: a resumed run gets them afresh.
-Settings also load from ./api_keys.env and $AUTOAGENT_HOME/api_keys.env.
+Settings also load from $AUTOAGENT_HOME/api_keys.env; ./api_keys.env may set API keys only.
 Each run is written to $AUTOAGENT_HOME/runs/<run-id>.jsonl (see `autoagent runs`).
 """
 
