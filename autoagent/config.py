@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     Agent = AutoGPT | PlanAndExecute
 
 
+PERMISSIONS = frozenset({"yes", "allow_shell"})  # Settings each invocation grants itself; a resumed run keeps none
+
+
 @dataclass
 class Settings:
     """Everything that shapes an agent; each field is the CLI flag of the same name."""

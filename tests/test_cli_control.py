@@ -170,3 +170,24 @@ def test_approvals_on_a_real_terminal_take_y_n_and_feedback(fake_openai: FakeOpe
     last_prompt = fake_openai.chat_requests[3].body["messages"][0]["content"]
     assert "The user did not run this action and says: please call it d.txt" in last_prompt
     assert "wrote a and b" in seen
+
+
+def test_permissions_belong_to_the_invocation_not_the_run(backend: FakeBackend, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    write = act("write_file", path="note.txt", content="hi")
+    first = invoke(["--yes", "--max-steps", "1", "--workspace", str(tmp_path), "write a note"],
+                   [act("calculator", expression="1+1"), "2"], backend)
+    assert first.exit_code == codes.NOT_FINISHED
+    run_id = list_transcripts()[0].run_id
+
+    monkeypatch.setenv("AUTOAGENT_YES", "false")
+    backend.replies.clear()  # each model made follows the script from its start
+    invoke(["--resume", run_id, "--max-steps", "3"], [write, act("FINISH"), "not written"], backend)
+    transcript = load_transcript(run_id)
+    assert transcript.settings["yes"] is False and not (tmp_path / "note.txt").exists()
+    assert "there is no terminal to ask" in transcript.steps[1].observation
+
+    monkeypatch.setenv("AUTOAGENT_YES", "true")
+    backend.replies.clear()
+    refused = invoke(["--no-yes", "--workspace", str(tmp_path), "write a note"], [write, act("FINISH"), "no"], backend)
+    assert refused.exit_code == codes.OK and not (tmp_path / "note.txt").exists()

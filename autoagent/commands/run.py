@@ -76,7 +76,10 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
             raise click.UsageError("give a TASK or --resume ID, not both")
         with _failure_as_json(json_output, ""):
             resumed = _resumable(resume)
+        from ..config import PERMISSIONS  # granted by this invocation (flag, environment, default), never by the run
+
         given = {name for name in options if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+        given |= PERMISSIONS
         settings = Settings.from_record({**resumed.settings, **{name: getattr(settings, name) for name in given}})
     if ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT and not (
         settings.resolved_model().startswith("openai:")

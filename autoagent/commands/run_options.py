@@ -59,12 +59,14 @@ _OPTIONS = [
                       "compact (one sentence); auto is compact for the local model, full otherwise."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
-    click.option("-y", "--yes", "--continuous", "yes", is_flag=True, envvar="AUTOAGENT_YES", show_envvar=True,
+    click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",
+                 show_envvar=True,
                  help="Run side-effecting tools (writing, moving, deleting files, shell) without asking first. "
-                      "Without it they ask on a terminal, and are refused when there is none."),
-    click.option("--allow-shell", is_flag=True, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
+                      "Without it they ask on a terminal, and are refused when there is none. Given by each "
+                      "invocation: a resumed run does not keep it."),
+    click.option("--allow-shell/--no-allow-shell", default=False, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
                  help="Offer the shell tool: a command in the workspace directory, with a timeout and an output "
-                      "cap (under approval unless --yes)."),
+                      "cap (under approval unless --yes). Given by each invocation, as --yes is."),
     click.option("--tool-timeout", type=click.FloatRange(min=0), default=60.0, envvar="AUTOAGENT_TOOL_TIMEOUT",
                  show_envvar=True,
                  help="Seconds a tool call may take before it becomes a 'timed out' observation; 0: no limit."),
