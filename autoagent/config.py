@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     Agent = AutoGPT | PlanAndExecute
 
 
-PERMISSIONS = frozenset({"yes", "allow_shell"})  # Settings each invocation grants itself; a resumed run keeps none
+# Settings each invocation grants itself; a resumed run keeps none
+PERMISSIONS = frozenset({"yes", "allow_shell", "allow_private_urls"})
 
 
 @dataclass
@@ -44,6 +45,7 @@ class Settings:
     use_memory: bool = True
     yes: bool = False  # run side-effecting tools without asking
     allow_shell: bool = False
+    allow_private_urls: bool = False  # the web tools may reach loopback, private and link-local addresses
     tool_timeout: float | None = 60.0
     tools: list[str] | None = None  # names of the tools to enable; None: all
     tools_modules: list[Path] = field(default_factory=list)
@@ -136,7 +138,9 @@ def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[
     from .tools import default_tools
 
     embeddings = load_embeddings(spec, base_url=base_url)
-    groups = [default_tools(settings.workspace, embeddings, allow_shell=settings.allow_shell), entry_point_tools()]
+    built_in = default_tools(settings.workspace, embeddings, allow_shell=settings.allow_shell,
+                             allow_private_urls=settings.allow_private_urls)
+    groups = [built_in, entry_point_tools()]
     groups += [load_tools_module(path) for path in settings.tools_modules]
     if settings.mcp_config is not None:
         from .mcp_tools import load_mcp_tools

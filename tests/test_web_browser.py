@@ -85,7 +85,8 @@ def processes_using(profile: Path) -> list[int]:
 
 
 def test_a_javascript_page_is_read_through_chromium(site: LocalSite, browser: Browser) -> None:
-    read_webpage = {made.name: made for made in web_tools(HashedEmbeddings(), shared_browser=browser)}["read_webpage"]
+    made = web_tools(HashedEmbeddings(), shared_browser=browser, allow_private_urls=True)  # the site is on 127.0.0.1
+    read_webpage = {tool.name: tool for tool in made}["read_webpage"]
     started = time.perf_counter()
     result = read_webpage.invoke({"url": site.url("/app"), "query": "how to install"})
     cold = time.perf_counter() - started
@@ -99,7 +100,7 @@ def test_a_javascript_page_is_read_through_chromium(site: LocalSite, browser: Br
 
 
 def test_the_browser_is_reused_then_quit_for_good(site: LocalSite, browser: Browser) -> None:
-    reader = PageReader(browser_mode="always", browser=browser)
+    reader = PageReader(browser_mode="always", browser=browser, allow_private=True)
     assert reader.read(site.url("/readme")).via == "browser"
     assert reader.read(site.url("/app")).via == "browser"
     assert browser.starts == 1 and browser.running
@@ -117,7 +118,7 @@ def test_the_browser_is_reused_then_quit_for_good(site: LocalSite, browser: Brow
 
 
 def test_auto_mode_uses_plain_http_when_it_finds_text(site: LocalSite, browser: Browser) -> None:
-    reader = PageReader(browser_mode="auto", browser=browser)
+    reader = PageReader(browser_mode="auto", browser=browser, allow_private=True)
     assert reader.read(site.url("/readme")).via == "http" and not browser.running
     assert reader.read(site.url("/readme"), use_browser=True).via == "browser"
 

@@ -50,7 +50,7 @@ def no_browser() -> Browser:
 
 
 def reader(mode: BrowserMode = "never") -> PageReader:
-    return PageReader(browser_mode=mode, browser=no_browser())
+    return PageReader(browser_mode=mode, browser=no_browser(), allow_private=True)  # the test site is on 127.0.0.1
 
 
 def test_static_page_gives_the_relevant_passages_first(site: LocalSite, embeddings: HashedEmbeddings) -> None:
@@ -101,28 +101,28 @@ def test_endless_page_stops_at_the_cap(site: LocalSite) -> None:
             yield b"<p>" + b"more text " * 100 + b"</p>"
 
     url = site.add("/endless", Reply(stream=forever))
-    page = fetch(url, max_bytes=300_000)
+    page = fetch(url, allow_private=True, max_bytes=300_000)
     assert page.truncated and len(page.body) == 300_000
 
 
 def test_binary_file_is_refused_without_downloading_it(site: LocalSite) -> None:
     url = site.add("/logo.png", b"\x89PNG\r\n\x1a\n" + bytes(50_000), content_type="image/png")
     with pytest.raises(PageError, match=r"is not a web page \(image/png, 50,008 bytes\)"):
-        fetch(url)
+        fetch(url, allow_private=True)
 
 
 def test_binary_data_labelled_as_html_is_refused(site: LocalSite) -> None:
     url = site.add("/fake.html", b"\x00\x01\x02binary" * 100)
     with pytest.raises(PageError, match="binary data, not a web page"):
-        fetch(url)
+        fetch(url, allow_private=True)
 
 
 def test_http_errors_name_the_status(site: LocalSite) -> None:
     with pytest.raises(PageError, match=r"answered HTTP 404 Not Found"):
-        fetch(site.url("/nowhere"))
+        fetch(site.url("/nowhere"), allow_private=True)
     url = site.add("/broken", "oops", status=500)
     with pytest.raises(PageError, match=r"answered HTTP 500"):
-        fetch(url)
+        fetch(url, allow_private=True)
 
 
 def test_redirects_are_followed_to_the_final_url(site: LocalSite, embeddings: HashedEmbeddings) -> None:
@@ -136,7 +136,7 @@ def test_redirects_are_followed_to_the_final_url(site: LocalSite, embeddings: Ha
 def test_a_redirect_loop_is_bounded(site: LocalSite) -> None:
     url = site.add("/loop", Reply(status=302, headers={"Location": "/loop"}))
     with pytest.raises(PageError, match="redirects more than 5 times"):
-        fetch(url)
+        fetch(url, allow_private=True)
     assert site.hits["/loop"] == 6
 
 
@@ -144,7 +144,7 @@ def test_a_slow_server_times_out(site: LocalSite) -> None:
     url = site.add("/slow", README, delay=3)
     started = time.perf_counter()
     with pytest.raises(PageError, match=r"did not answer within 0.5 s"):
-        fetch(url, timeout=0.5)
+        fetch(url, allow_private=True, timeout=0.5)
     assert time.perf_counter() - started < 2
 
 
@@ -157,34 +157,34 @@ def test_a_trickling_download_is_bounded_in_total_time(site: LocalSite) -> None:
     url = site.add("/trickle", Reply(stream=trickle))
     started = time.perf_counter()
     with pytest.raises(PageError, match=r"took longer than 1 s to download"):
-        fetch(url, timeout=1)
+        fetch(url, allow_private=True, timeout=1)
     assert time.perf_counter() - started < 2.5
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "example.com/page", "javascript:alert(1)", "http://"])
 def test_only_web_addresses_are_read(url: str) -> None:
     with pytest.raises(PageError, match="not a web address"):
-        fetch(url)
+        fetch(url, allow_private=True)
 
 
 def test_an_unreachable_server_is_reported(site: LocalSite) -> None:
     with LocalSite() as gone:
         url = gone.url("/page")
     with pytest.raises(PageError, match=r"could not fetch .*Connection refused"):
-        fetch(url, timeout=2)
+        fetch(url, allow_private=True, timeout=2)
 
 
 def test_charsets_from_the_header_or_the_meta_tag(site: LocalSite) -> None:
     text = "<html><head><meta charset='gbk'></head><body><p>安装说明：运行 pip install</p></body></html>"
     url = site.add("/gbk", text.encode("gbk"), content_type="text/html")
-    assert "安装说明" in extract_text(fetch(url).body)
+    assert "安装说明" in extract_text(fetch(url, allow_private=True).body)
     url = site.add("/latin", "<p>café crème</p>".encode("latin-1"), content_type="text/html; charset=iso-8859-1")
-    assert "café crème" in fetch(url).body
+    assert "café crème" in fetch(url, allow_private=True).body
 
 
 def test_plain_text_is_read_as_is(site: LocalSite) -> None:
     url = site.add("/notes.txt", "Line one.\nLine <two>.", content_type="text/plain")
-    page = fetch(url)
+    page = fetch(url, allow_private=True)
     assert not page.html and extract_text(page.body, html=page.html) == "Line one.\nLine <two>."
 
 

@@ -94,7 +94,8 @@ def test_the_browser_mode_is_checked() -> None:
 
 def test_failures_reach_the_model_as_observations(site: LocalSite) -> None:
     browser = Browser(chromium="/nonexistent", chromedriver="/nonexistent")
-    toolbox = Toolbox(web_tools(HashedEmbeddings(), shared_browser=browser, search=lambda q, n: []))
+    tools = web_tools(HashedEmbeddings(), shared_browser=browser, search=lambda q, n: [], allow_private_urls=True)
+    toolbox = Toolbox(tools)
     missing = toolbox.run(Action(name="read_webpage", args={"url": site.url("/gone"), "query": "x"}))
     assert not missing.success
     assert missing.content == f"read_webpage failed: PageError: {site.url('/gone')} answered HTTP 404 Not Found"

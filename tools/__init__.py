@@ -36,10 +36,14 @@ def default_tools(
     browser: BrowserMode = "auto",
     allow_shell: bool = False,
     shell_timeout: float = SHELL_TIMEOUT_SECONDS,
+    allow_private_urls: bool = False,
 ) -> list[BaseTool]:
     """Every built-in tool, the file tools confined to `workspace`; the web tools too when `embeddings`
-    are given (they rank a page's passages); the shell, running in `workspace`, only when `allow_shell`."""
+    are given (they rank a page's passages; public addresses only unless `allow_private_urls`); the shell,
+    running in `workspace`, only when `allow_shell`."""
     tools = [calculator, calendar, current_datetime, *file_tools(workspace)]
     if allow_shell:
         tools.append(make_shell_tool(workspace, timeout=shell_timeout))
-    return [*tools, *web_tools(embeddings, browser=browser)] if embeddings is not None else tools
+    if embeddings is None:
+        return tools
+    return [*tools, *web_tools(embeddings, browser=browser, allow_private_urls=allow_private_urls)]

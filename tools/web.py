@@ -12,6 +12,7 @@ from typing import Literal
 from langchain_core.embeddings import Embeddings
 from langchain_core.tools import BaseTool, tool
 
+from . import addresses
 from .amap import amap_tools
 from .browser import Browser, BrowserError
 from .web_search import SearchFunction, ddgs_search, make_web_search_tool, serpapi_search
@@ -52,11 +53,13 @@ class PageReader:
     timeout: float = TIMEOUT_SECONDS
     max_bytes: int = MAX_PAGE_BYTES
     max_redirects: int = MAX_REDIRECTS
+    allow_private: bool = False  # loopback, private and link-local addresses too (--allow-private-urls)
 
     def read(self, url: str, *, use_browser: bool = False) -> PageText:
         """The page's text: plain HTTP first (it also refuses errors and binaries), then the browser if needed."""
         started = time.perf_counter()
-        page = fetch(url, timeout=self.timeout, max_bytes=self.max_bytes, max_redirects=self.max_redirects)
+        page = fetch(url, timeout=self.timeout, max_bytes=self.max_bytes, max_redirects=self.max_redirects,
+                     allow_private=self.allow_private)
         text = extract_text(page.body, html=page.html, url=page.url)
         wanted = use_browser or self.browser_mode == "always" or len(text) < MIN_TEXT_CHARS
         if not page.html or not wanted:
@@ -75,6 +78,11 @@ class PageReader:
             if use_browser or self.browser_mode == "always":
                 raise PageError(f"could not read {page.url} with the browser: {error}") from None
             raise PageError(f"{page.url} shows no text without JavaScript, and the browser failed: {error}") from None
+        if not self.allow_private:  # the browser may have been sent on (a redirect, a script) to a private address
+            try:
+                addresses.check_url(final_url)
+            except addresses.PrivateAddressError as refused:
+                raise PageError(f"{page.url} was not read: the browser ended on {final_url}: {refused}") from None
         rendered = extract_text(html[: self.max_bytes], url=final_url)
         log.debug("read %s with the browser in %.2f s", final_url, time.perf_counter() - started)
         if len(rendered) < len(text) and not use_browser and self.browser_mode == "auto":
@@ -116,13 +124,14 @@ def web_tools(
     amap_key: str | None = None,
     shared_browser: Browser | None = None,
     search: SearchFunction | None = None,
+    allow_private_urls: bool = False,
 ) -> list[BaseTool]:
     """web_search and read_webpage, plus the AMAP location and weather tools when there is an AMAP key.
 
     Keys default to SERPAPI_API_KEY and AMAP_API_KEY. browser: "auto" renders pages that show (almost) no
     text without JavaScript, "always" renders every HTML page, "never" never starts one. shared_browser is
     yours to close; by default one is started on first need and quit when idle or at exit. search replaces
-    the search engine (tests use it).
+    the search engine (tests use it). read_webpage reaches public addresses only unless allow_private_urls.
     """
     if browser not in ("auto", "always", "never"):
         raise ValueError(f"browser must be 'auto', 'always' or 'never', not {browser!r}")
@@ -134,6 +143,6 @@ def web_tools(
         searcher = make_web_search_tool(serpapi_search(serpapi_key), engine="SerpAPI (Google)")
     else:
         searcher = make_web_search_tool(ddgs_search, engine="DuckDuckGo")
-    reader = PageReader(browser_mode=browser, browser=shared_browser or Browser())
+    reader = PageReader(browser_mode=browser, browser=shared_browser or Browser(), allow_private=allow_private_urls)
     made = [searcher, make_read_webpage_tool(embeddings, reader)]
     return made + (amap_tools(amap_key) if amap_key else [])

@@ -14,6 +14,7 @@ import urllib3
 from langchain_core.embeddings import Embeddings
 
 from ..fence import fence
+from . import addresses
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,11 +60,20 @@ def check_url(url: str) -> str:
 
 
 def fetch(
-    url: str, *, timeout: float = TIMEOUT_SECONDS, max_bytes: int = MAX_PAGE_BYTES, max_redirects: int = MAX_REDIRECTS
+    url: str,
+    *,
+    timeout: float = TIMEOUT_SECONDS,
+    max_bytes: int = MAX_PAGE_BYTES,
+    max_redirects: int = MAX_REDIRECTS,
+    allow_private: bool = False,
 ) -> Page:
-    """Download a page with plain HTTP: bounded in time, size and redirects; only text and HTML."""
+    """Download a page with plain HTTP: bounded in time, size and redirects; only text and HTML; public
+    addresses only unless `allow_private` (loopback, private, link-local: see addresses.py)."""
     url = check_url(url)
     with requests.Session() as session:
+        if not allow_private:
+            _refuse_private(url)
+            addresses.public_only(session)
         session.max_redirects = max_redirects
         session.headers["User-Agent"] = USER_AGENT
         try:
@@ -72,6 +82,8 @@ def fetch(
                 data, truncated = _read_capped(url, response, max_bytes, time.monotonic() + timeout, timeout)
                 final_url = response.url
                 charset = response.headers.get("Content-Type", "")
+        except addresses.PrivateAddressError as refused:  # a redirect to, or a connection that reached, one
+            raise PageError(f"{url} was not read: {refused}") from None
         except requests.TooManyRedirects:
             raise PageError(f"{url} redirects more than {max_redirects} times (a redirect loop?)") from None
         except requests.Timeout:
@@ -83,6 +95,14 @@ def fetch(
     if b"\0" in data[:_SNIFF_BYTES]:
         raise PageError(f"{url} is binary data, not a web page; read_webpage reads HTML and plain text")
     return Page(final_url, _decode(data, charset), html=kind in _HTML_TYPES, truncated=truncated)
+
+
+def _refuse_private(url: str) -> None:
+    """PageError when the URL's host is, or resolves to, a non-public address."""
+    try:
+        addresses.check_url(url)
+    except addresses.PrivateAddressError as refused:
+        raise PageError(f"{url} was not read: {refused}") from None
 
 
 def _check_response(url: str, response: requests.Response) -> str:

@@ -67,6 +67,10 @@ _OPTIONS = [
     click.option("--allow-shell/--no-allow-shell", default=False, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
                  help="Offer the shell tool: a command in the workspace directory, with a timeout and an output "
                       "cap (under approval unless --yes). Given by each invocation, as --yes is."),
+    click.option("--allow-private-urls/--no-allow-private-urls", default=False, envvar="AUTOAGENT_ALLOW_PRIVATE_URLS",
+                 show_envvar=True,
+                 help="Let the web tools reach loopback, private and link-local addresses (this machine, your "
+                      "network, cloud metadata); by default they reach public addresses only."),
     click.option("--tool-timeout", type=click.FloatRange(min=0), default=60.0, envvar="AUTOAGENT_TOOL_TIMEOUT",
                  show_envvar=True,
                  help="Seconds a tool call may take before it becomes a 'timed out' observation; 0: no limit."),
