@@ -24,7 +24,7 @@ FEEDBACK = "The user did not run this action and says: {feedback}"
 ACTION_SHOWN = "\nThe agent wants to run {tool} with:\n{args}\n"
 WHOLE_SHOWN = "\nThe whole action, {tool} with:\n{args}\n"
 QUESTION = (
-    "Allow? y = yes, y -N = yes to this and the next N actions, a = always allow {tool}, n = no, "
+    "Allow? y = yes, y -N = yes to this and the next N actions, a = always allow {tool} (this session), n = no, "
     "{view}or type feedback for the agent: "
 )
 VIEW = "v = view it all, "  # offered when something was cut

@@ -3,6 +3,8 @@ is never taken for a task."""
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from .commands.doctor import doctor
@@ -128,10 +130,22 @@ def edit_distance(a: str, b: str) -> int:
     return rows[-1][-1]
 
 
+class WarningLines(logging.Handler):
+    """Our log's warnings as `warning: ...` lines on stderr (the stderr of the moment: a spinner's, too)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """One line, prefixed with the level: `warning:`, `error:`."""
+        click.echo(f"{record.levelname.lower()}: {record.getMessage()}", err=True)
+
+
 @click.group(cls=DefaultCommandGroup, context_settings={"help_option_names": list(HELP_FLAGS)})
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """autoagent: an autonomous agent. Give it a TASK and it thinks, calls tools and observes until it can
     answer (the answer on stdout, the steps on stderr); with no TASK it starts a REPL."""
+    logger, handler = logging.getLogger("autoagent"), WarningLines(logging.WARNING)
+    logger.addHandler(handler)  # while the command runs: a memory summary's retries say `warning:` too
+    ctx.call_on_close(lambda: logger.removeHandler(handler))
 
 
 cli.add_command(run)

@@ -19,9 +19,9 @@ from rich.text import Text
 
 from .control_chars import escape_controls
 from .events import RunObserver
-from .reply import Action
+from .reply import Action, ThoughtAndAction
 from .report import format_seconds, summary_line
-from .steps import RunResult, Step
+from .steps import RunResult, Step, StepKind, StopReason
 from .trace import Line, step_lines
 
 
@@ -124,6 +124,8 @@ class TerminalDisplay(RunObserver):
         self.run: RunResult | None = None
         self.thinking: _Thinking | None = None
         self._live: Live | None = None
+        self._step = (0, time.monotonic())  # the step being thought about, and since when
+        self._announced: tuple[int, int] = (0, 0)  # a step whose thought and action were shown: number, lines
 
     def callbacks(self) -> list[BaseCallbackHandler]:
         """Callbacks to pass to the model so that its streamed tokens show while it thinks."""
@@ -138,7 +140,7 @@ class TerminalDisplay(RunObserver):
 
     def on_thinking(self, number: int, max_steps: int) -> None:
         """Start the spinner (on a terminal only)."""
-        self.max_steps = max_steps
+        self.max_steps, self._step = max_steps, (number, time.monotonic())
         self._start_spinner(f"thinking · step {number}/{max_steps}")
 
     def on_token(self, token: str) -> None:
@@ -153,17 +155,28 @@ class TerminalDisplay(RunObserver):
         for number, name in enumerate(plan, start=1):
             self._print([(f"  {number}. ", "dim"), (name, "cyan")])
 
-    def on_tool_start(self, action: Action) -> None:
-        """Stop the spinner: the tool may ask for approval on this terminal."""
+    def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
+        """Stop the spinner and show the step so far (time, thought, action): the tool may ask for approval
+        next, and the user should see why before answering."""
         self._stop_spinner()
+        number, started = self._step
+        if not self.show_steps or decision is None or not number:
+            return
+        thought = Step(number, StepKind.ACTION, "", decision, "", seconds=time.monotonic() - started)
+        head = step_lines(thought, self.max_steps or number)[:-1]  # without the observation, still to come
+        for line in head:
+            self._print(line)
+        self._announced = (number, len(head))
 
     def on_step(self, step: Step) -> None:
-        """Stop the spinner and show the step's block."""
+        """Stop the spinner and show the step's block (its observation only, when the rest was shown)."""
         self._stop_spinner()
         if not self.show_steps:
             return
         run_id = self.run.run_id if self.run is not None else ""
-        for line in step_lines(step, self.max_steps or step.number, run_id):
+        lines = step_lines(step, self.max_steps or step.number, run_id)
+        number, shown = self._announced
+        for line in lines[shown:] if number == step.number else lines:
             self._print(line)
 
     def on_warning(self, message: str) -> None:
@@ -183,8 +196,10 @@ class TerminalDisplay(RunObserver):
         self._start_spinner("remembering this run")
 
     def on_run_end(self, run: RunResult) -> None:
-        """Stop any spinner, then the one-line summary."""
+        """Stop any spinner, then the one-line summary (on a fresh line after a Ctrl-C's `^C`)."""
         self._stop_spinner()
+        if run.stop_reason is StopReason.INTERRUPTED and self.console.is_terminal:
+            self.console.print()
         self._print([(summary_line(run), "green" if run.finished else "yellow")])
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .reply import Action
+    from .reply import Action, ThoughtAndAction
     from .steps import RunResult, Step
 
 
@@ -29,8 +29,9 @@ class RunObserver:
     def on_plan(self, plan: list[str]) -> None:
         """Plan mode only: the tool chain the model planned, before it runs."""
 
-    def on_tool_start(self, action: Action) -> None:
-        """The model's reply was read and its tool is about to run (and may ask for approval first)."""
+    def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
+        """The model's reply was read and its tool is about to run (and may ask for approval first);
+        `decision` holds the thought behind it, when there is one."""
 
     def on_step(self, step: Step) -> None:
         """A step is complete: thought, action and observation."""
@@ -69,9 +70,9 @@ class Broadcast(RunObserver):
         for observer in self.observers:
             observer.on_plan(plan)
 
-    def on_tool_start(self, action: Action) -> None:
+    def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
         for observer in self.observers:
-            observer.on_tool_start(action)
+            observer.on_tool_start(action, decision)
 
     def on_step(self, step: Step) -> None:
         for observer in self.observers:

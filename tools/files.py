@@ -203,7 +203,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             with _opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
                 handle.truncate(0)  # only now: a hard-linked file was refused before anything changed
                 handle.write(data)
-        return f"Wrote {len(content):,} characters to {space.show(location)}."
+        return f"Wrote {len(content):,} character{'' if len(content) == 1 else 's'} to {space.show(location)}."
 
     @tool(parse_docstring=True)
     def list_files(path: str = ".") -> str:

@@ -110,6 +110,8 @@ def search(query: tuple[str, ...], k: int, show_all: bool, model: str | None, ba
         long_term = LongTermMemory.open(spec, base_url=url, k=k)
         hits = [(doc, score) for doc, score in long_term.backend.search(text, k)
                 if show_all or score >= long_term.min_score]
+    hits.sort(key=lambda hit: str(hit[0].metadata.get("created", "")), reverse=True)
+    hits.sort(key=lambda hit: -round(hit[1], 6))  # best first; among equal scores, the newest first
     if not hits:
         click.echo("No memories yet." if show_all else
                    f"No memory reaches the recall threshold {long_term.min_score:.2f} (--all shows the nearest).")

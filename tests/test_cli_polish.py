@@ -1,0 +1,84 @@
+"""Smaller things a polished CLI does: the thought before an approval, ^C on its own line, `warning:` lines,
+ties in memory search, honest plurals."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from autoagent.approval import QUESTION
+from autoagent.display import TerminalDisplay
+from autoagent.memory.store import MemoryStore
+from autoagent.reply import ThoughtAndAction
+from autoagent.steps import RunResult, Step, StepKind, StopReason
+
+from .cli_backend import FakeBackend, invoke
+from .scripted import act
+from .test_memory_cli import hash_embeddings  # noqa: F401
+from .test_memory_support import HASH_MODEL, entry, hash_vector
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def test_the_thought_and_action_show_before_the_tool_asks_for_approval() -> None:
+    console = Console(file=io.StringIO(), force_terminal=False, width=200)
+    display = TerminalDisplay(console)
+    decision = ThoughtAndAction.model_validate(
+        {"thought": {"text": "save the note"}, "action": {"name": "write_file", "args": {"path": "n.txt"}}})
+    display.on_thinking(1, 10)
+    display.on_tool_start(decision.action, decision)
+    before = console.file.getvalue()  # type: ignore[attr-defined]
+    assert before.startswith("[step 1/10]") and "thought: save the note" in before
+    assert 'action: write_file {"path": "n.txt"}' in before and "observation" not in before
+    display.on_step(Step(1, StepKind.ACTION, "", decision, "Wrote 2 characters to n.txt.", seconds=30.0))
+    after = console.file.getvalue()[len(before):]  # type: ignore[attr-defined]
+    assert after == "  observation: Wrote 2 characters to n.txt.\n"  # the rest of the block; the thought once
+    assert "30.0 s" not in before  # the step's time is the model's, not the user's answering
+
+
+def test_an_interrupted_run_ends_on_a_fresh_line_after_the_terminal_s_caret_c() -> None:
+    console = Console(file=io.StringIO(), force_terminal=True, width=100)
+    TerminalDisplay(console).on_run_end(RunResult("t", stop_reason=StopReason.INTERRUPTED))
+    assert ANSI.sub("", console.file.getvalue()).startswith("\nunfinished (interrupted)")  # type: ignore[attr-defined]
+
+
+def test_the_always_answer_says_it_lasts_the_session() -> None:
+    assert "a = always allow {tool} (this session)" in QUESTION
+
+
+def test_log_warnings_are_warning_lines(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    import autoagent.llm.embeddings
+
+    from .test_memory_support import HashingEmbeddings
+
+    monkeypatch.setattr(autoagent.llm.embeddings, "load_embeddings", lambda *a, **k: HashingEmbeddings())
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "true")
+    result = invoke(["--quiet", "6*7?"], [act("calculator", expression="6*7"), act("FINISH"), "42"], backend)
+    assert result.exit_code == 0 and result.stdout == "42\n"  # the script has no summary: nothing remembered
+    assert re.search(r"^warning: this run is not remembered: ", result.stderr, re.MULTILINE)
+
+
+def test_memory_search_lists_ties_newest_first(hash_embeddings: list[object]) -> None:  # noqa: F811
+    store = MemoryStore()
+    for number, task in enumerate(["oldest", "middle", "newest"]):
+        record = dataclasses.replace(entry(task, "Converted USD to EUR."), created=f"2026-01-0{number + 1}T10:00:00")
+        store.add(record, hash_vector("usd to eur"), HASH_MODEL)
+    from autoagent.commands.memory import memory
+
+    result = CliRunner().invoke(memory, ["search", "usd", "to", "eur"])
+    assert result.exit_code == 0, result.output
+    tasks = [line.split()[-1] for line in result.output.splitlines() if line[:1].isdigit()]
+    assert tasks == ["newest", "middle", "oldest"]
+
+
+def test_one_character_is_singular(tmp_path: Path) -> None:
+    from autoagent.tools.files import file_tools
+
+    write = {tool.name: tool for tool in file_tools(tmp_path)}["write_file"]
+    assert write.invoke({"path": "a.txt", "content": "x"}) == "Wrote 1 character to a.txt."
