@@ -68,11 +68,13 @@ class Budget:
 
 @dataclass
 class BudgetGuard:
-    """Checks a run against its budget after each step: warns once per budget at 80%, stops at 100%."""
+    """Checks a run against its budget after each step: warns once per budget at 80% (or sooner, when one more
+    step like the last would spend it), stops at 100%."""
 
     budget: Budget
     price: tuple[float, float] | None = None
     warned: set[str] = field(default_factory=set)
+    used_before: dict[str, float] = field(default_factory=dict)  # each budget's use at the previous check
 
     def spent(self, usage: Usage, seconds: float) -> dict[str, tuple[float, float, str]]:
         """Each limited budget: (used, limit, flag name)."""
@@ -89,12 +91,14 @@ class BudgetGuard:
         """Warnings due now (each budget once), and why the run must stop (None: it may go on)."""
         warnings: list[str] = []
         for name, (used, limit, flag) in self.spent(usage, seconds).items():
+            last_step, self.used_before[name] = used - self.used_before.get(name, 0.0), used
             if used >= limit:
                 return warnings, f"{flag} {_amount(name, limit)} reached ({_amount(name, used)} used)"
-            if used >= WARN_AT * limit and name not in self.warned:
+            if name not in self.warned and (used >= WARN_AT * limit or used + last_step >= limit):
                 self.warned.add(name)
+                soon = "" if used >= WARN_AT * limit else "; one more step like the last would spend it"
                 warnings.append(f"{round(100 * used / limit)}% of {flag} {_amount(name, limit)} used "
-                                f"({_amount(name, used)}); the run stops at 100%")
+                                f"({_amount(name, used)}){soon}; the run stops at 100%")
         return warnings, None
 
     def price_note(self) -> str | None:

@@ -82,3 +82,16 @@ def test_one_character_is_singular(tmp_path: Path) -> None:
 
     write = {tool.name: tool for tool in file_tools(tmp_path)}["write_file"]
     assert write.invoke({"path": "a.txt", "content": "x"}) == "Wrote 1 character to a.txt."
+
+
+def test_a_budget_warns_before_a_step_that_would_jump_past_it() -> None:
+    from autoagent.budget import Budget, BudgetGuard
+    from autoagent.steps import Usage
+
+    guard = BudgetGuard(Budget(max_tokens=2500))
+    assert guard.check(Usage(input_tokens=900, output_tokens=100), 1.0) == ([], None)  # 40%: +40% stays under
+    warnings, stop = guard.check(Usage(input_tokens=1700, output_tokens=200), 2.0)  # 76%, and +36% passes it
+    assert stop is None and warnings == ["76% of --max-tokens 2,500 tokens used (1,900 tokens); one more step like "
+                                         "the last would spend it; the run stops at 100%"]
+    assert guard.check(Usage(input_tokens=2700, output_tokens=264), 3.0)[1] == "--max-tokens 2,500 tokens reached " \
+        "(2,964 tokens used)"
