@@ -95,3 +95,14 @@ def test_a_budget_warns_before_a_step_that_would_jump_past_it() -> None:
                                          "the last would spend it; the run stops at 100%"]
     assert guard.check(Usage(input_tokens=2700, output_tokens=264), 3.0)[1] == "--max-tokens 2,500 tokens reached " \
         "(2,964 tokens used)"
+
+
+def test_recall_gives_each_summary_once(tmp_path: Path) -> None:
+    from .test_memory_support import local_memory
+
+    memory = local_memory(tmp_path)
+    for task in ("convert usd to eur", "convert usd to eur", "convert usd to eur today"):
+        memory.backend.add(entry(task, "Converted 100 USD to EUR at 0.92: 92 EUR."))
+    memory.backend.add(entry("convert usd to gbp", "Converted 100 USD to GBP at 0.79: 79 GBP."))
+    summaries = [document.page_content for document in memory.recall("convert usd to eur")]
+    assert summaries.count("Converted 100 USD to EUR at 0.92: 92 EUR.") == 1

@@ -124,10 +124,14 @@ class LongTermMemory:
         return cls(VectorStoreBackend(vectorstore), k=k, min_score=min_score, prompts=prompts)
 
     def recall(self, task: str) -> list[Document]:
-        """Up to k past runs similar to `task`, best first, none below the relevance threshold; secrets redacted."""
+        """Up to k past runs similar to `task`, best first, none below the relevance threshold, each summary once;
+        secrets redacted."""
         redactor = Redactor.from_environment()
-        return [_redacted(document, redactor) for document, score in self.backend.search(encodable(task), self.k)
-                if score >= self.min_score]
+        recalled: dict[str, Document] = {}  # by summary: runs that went the same way are one memory to the model
+        for document, score in self.backend.search(encodable(task), self.k):
+            if score >= self.min_score:
+                recalled.setdefault(" ".join(document.page_content.split()), _redacted(document, redactor))
+        return list(recalled.values())
 
     def remember(self, result: RunResult, llm: BaseChatModel, model_name: str, *, run_id: str | None = None,
                  outcome: str | None = None) -> str | None:
