@@ -11,7 +11,7 @@ import click
 from . import exit_codes as codes
 from .commands.run import run_once
 from .errors import AutoAgentError
-from .paths import autoagent_home
+from .paths import autoagent_home, private_file
 from .slash_commands import Next, ReplSession, describe_model, is_command, run_command
 
 if TYPE_CHECKING:
@@ -129,8 +129,7 @@ def read_terminal_entry(model: str) -> Callable[[], str]:
     from prompt_toolkit.history import FileHistory
     from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-    history = autoagent_home() / HISTORY_FILE
-    history.parent.mkdir(parents=True, exist_ok=True)
+    history = private_file(autoagent_home() / HISTORY_FILE)  # it holds every task typed
     bindings = KeyBindings()
 
     @bindings.add("enter")

@@ -8,19 +8,24 @@ import json
 import logging
 import os
 import secrets
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from filelock import FileLock, Timeout
+
 from . import __version__
+from .errors import AutoAgentError
 from .events import RunObserver
-from .paths import autoagent_home
+from .paths import autoagent_home, private_dir, private_file
 from .redact import Redactor, encodable
 from .reply import ThoughtAndAction
 from .steps import RunResult, Step, StepKind
 
 logger = logging.getLogger("autoagent")
 SUFFIX = ".jsonl"
+LOCK_SUFFIX = ".lock"  # beside the transcript: held by the process running or resuming the run
 USAGE_FIELDS = ("calls", "input_tokens", "output_tokens", "estimated", "cost_usd")
 
 
@@ -32,6 +37,29 @@ def new_run_id() -> str:
 def runs_dir() -> Path:
     """Where transcripts are written: $AUTOAGENT_HOME/runs."""
     return autoagent_home() / "runs"
+
+
+class RunInUseError(AutoAgentError):
+    """Another autoagent process is running or resuming this run."""
+
+
+@contextlib.contextmanager
+def run_lock(run_id: str, directory: Path | None = None) -> Iterator[None]:
+    """Hold run `run_id` while it runs here; RunInUseError at once when another process holds it."""
+    lock = _lock(run_id, directory)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise RunInUseError(f"run {run_id} is already running in another autoagent process (a run or a --resume); "
+                            "wait until it stops, then resume it") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _lock(run_id: str, directory: Path | None) -> FileLock:
+    return FileLock(private_dir(directory or runs_dir()) / f"{run_id}{LOCK_SUFFIX}", timeout=0, mode=0o600)
 
 
 def _now() -> str:
@@ -75,6 +103,7 @@ class TranscriptWriter(RunObserver):
         self._file: IO[str] | None = None
         self._failed = False
         self._last_step = 0
+        self._lock: FileLock | None = None  # a new run's own lock, so it cannot be resumed while it runs
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         """Open the transcript; a resumed run (`run.steps` not empty) appends a resume record to its file."""
@@ -82,6 +111,8 @@ class TranscriptWriter(RunObserver):
         if not run.run_id:
             run.run_id = self.run_id
         self.path, self._failed = (self.directory or runs_dir()) / f"{self.run_id}{SUFFIX}", False
+        if self.requested_id is None:  # a resumed run is locked by whoever resumes it (the CLI)
+            self._hold_lock()
         self._last_step = run.steps[-1].number if run.steps else 0
         settings = self._redactor.settings(self.settings)
         if run.steps and self.path.is_file():
@@ -109,6 +140,9 @@ class TranscriptWriter(RunObserver):
         self._write({"type": "end", "stop_reason": run.stop_reason.value, "stop_detail": run.stop_detail,
                      "answer": run.answer, "steps": self._last_step, "seconds": run.seconds, "usage": usage})
         self.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def close(self) -> None:
         """Close the file (a later event opens it again)."""
@@ -135,11 +169,21 @@ class TranscriptWriter(RunObserver):
             logger.warning("the transcript %s is not written further: %s", self.path, err)
             self.close()
 
+    def _hold_lock(self) -> None:
+        """Take this run's lock (a new id: no one else holds it); without it the run goes on all the same."""
+        try:
+            lock = _lock(self.run_id, self.directory)
+            lock.acquire()
+        except (Timeout, OSError):  # an unwritable folder: writing the transcript reports it
+            return
+        self._lock = lock
+
     @staticmethod
     def _open(path: Path) -> IO[str]:
-        """Open for appending; a line torn by a killed process is ended, so the next record starts clean."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("ab+") as raw:  # creates the file when it is new
+        """Open for appending, private to the user (0600); a line torn by a killed process is ended, so the next
+        record starts clean."""
+        private_file(private_dir(path.parent) / path.name)
+        with path.open("ab+") as raw:
             torn = raw.seek(0, os.SEEK_END) > 0 and raw.seek(-1, os.SEEK_END) >= 0 and raw.read(1) != b"\n"
         file = path.open("a", encoding="utf-8")
         file.write("\n" if torn else "")

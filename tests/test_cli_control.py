@@ -191,3 +191,16 @@ def test_permissions_belong_to_the_invocation_not_the_run(backend: FakeBackend, 
     backend.replies.clear()
     refused = invoke(["--no-yes", "--workspace", str(tmp_path), "write a note"], [write, act("FINISH"), "no"], backend)
     assert refused.exit_code == codes.OK and not (tmp_path / "note.txt").exists()
+
+
+def test_a_run_resumed_elsewhere_is_refused_in_one_line(backend: FakeBackend) -> None:
+    from autoagent.transcript import run_lock
+
+    invoke(["--max-steps", "1", "what is 1+1?"], [act("calculator", expression="1+1"), "2"], backend)
+    run_id = list_transcripts()[0].run_id
+    with run_lock(run_id):  # as another `autoagent --resume` holds it
+        second = invoke(["--resume", run_id[:15], "--max-steps", "3"], [act("FINISH"), "2"], backend)
+    assert second.exit_code == 1
+    assert second.stderr == (f"Error: run {run_id} is already running in another autoagent process (a run or a "
+                             "--resume); wait until it stops, then resume it\n")
+    assert len(load_transcript(run_id).steps) == 1

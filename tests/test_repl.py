@@ -311,6 +311,7 @@ def test_the_terminal_prompt_edits_keeps_history_and_quits(tmp_path: Path) -> No
     assert EXIT_HINT not in terminal.output
     history = (tmp_path / "repl_history").read_text()
     assert "+What is\n+6*7?\n+exactly\n" in history and "+/quit\n" in history and "half typed" not in history
+    assert (tmp_path / "repl_history").stat().st_mode & 0o777 == 0o600  # it holds every task typed
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")

@@ -379,3 +379,37 @@ def test_undecodable_names_and_lone_surrogates_leave_transcript_and_memory_whole
     assert load_transcript(run.run_id, tmp_path).answer == "listed \ufffd"
     assert [item.summary for item in memory.backend.store.entries()] == [  # type: ignore[attr-defined]
         "Listed the workspace: caf\ufffd.txt \ufffd"]
+
+
+def test_a_run_is_locked_while_it_runs(tmp_path: Path) -> None:
+    from autoagent.transcript import RunInUseError, run_lock
+
+    writer = TranscriptWriter(SETTINGS, directory=tmp_path)
+    run = RunResult(task="a long task")
+    writer.on_run_start(run, 5)
+    held = f"^run {run.run_id} is already running in another autoagent process"
+    with pytest.raises(RunInUseError, match=held), run_lock(run.run_id, tmp_path):
+        pass
+    writer.on_run_end(run)
+    with run_lock(run.run_id, tmp_path), pytest.raises(RunInUseError), run_lock(run.run_id, tmp_path):
+        pass  # free once the run ended; then a resume holds it in turn
+
+
+def test_transcripts_and_their_folder_are_private(tmp_path: Path) -> None:
+    import stat
+
+    folder = tmp_path / "runs"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)  # as an older version left it
+    older = write_run(folder, sample_steps()[:1], stop=None)
+    path = folder / f"{older.run_id}.jsonl"
+    os.chmod(path, 0o644)
+    umask = os.umask(0o022)  # the usual umask, whatever the test runner's
+    try:
+        fresh = write_run(folder, sample_steps())
+        write_run(folder, sample_steps()[1:2], run_id=older.run_id)  # resumed: appended to the older file
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for name in (f"{fresh.run_id}.jsonl", f"{older.run_id}.jsonl", f"{fresh.run_id}.lock"):
+        assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name

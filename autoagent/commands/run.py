@@ -144,9 +144,12 @@ def print_json(result: RunResult) -> None:
 
 def _resumable(run_id: str) -> Transcript:
     """The stopped run `--resume` names; one readable line when there is none to continue."""
-    from ..transcript_reader import load_transcript
+    from ..transcript import run_lock
+    from ..transcript_reader import find_transcript, load_transcript
 
     try:
+        run_id = find_transcript(run_id).stem
+        click.get_current_context().with_resource(run_lock(run_id))  # held until the command ends: one at a time
         transcript = load_transcript(run_id)
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
