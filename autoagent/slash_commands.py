@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .commands.run import Agent
 
 QUIT_WORDS = {"quit", "exit"}  # also leave the REPL without the slash
+BARE_WORDS = {*QUIT_WORDS, "help"}  # commands that work without the slash: never sent to the model as a task
 KEYS = [
     ("Enter", "run the entry"),
     ("Esc-Enter", "start a new line (Alt-Enter too, or end the line with \\)"),
@@ -43,7 +44,7 @@ class ReplSession:
 
 def is_command(entry: str) -> bool:
     """Whether a REPL entry is a command rather than a task."""
-    return entry.startswith("/") or entry.lower() in QUIT_WORDS
+    return entry.startswith("/") or entry.lower() in BARE_WORDS
 
 
 def run_command(entry: str, session: ReplSession) -> Next:
@@ -120,7 +121,7 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "help": Command("/help", "this list", _help),
+    "help": Command("/help", "this list (also help)", _help),
     "tools": Command("/tools", "the tools the agent may call", _tools),
     "memory": Command("/memory [ARGS]", "long-term memory: list, search TEXT, show ID, forget ID, ...", _memory),
     "runs": Command("/runs [ARGS]", "recorded runs", _runs),

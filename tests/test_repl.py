@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 HELP = """\
 Commands:
-  /help           this list
+  /help           this list (also help)
   /tools          the tools the agent may call
   /memory [ARGS]  long-term memory: list, search TEXT, show ID, forget ID, ...
   /runs [ARGS]    recorded runs
@@ -353,3 +353,9 @@ def test_memory_search_uses_the_session_model_and_the_whole_line(
     assert result.exit_code == 0, result.output
     assert opened == [("openai:fake", url), ("local", None)] and queries == ["1234 5678", "usd"]
     assert "No memory reaches the recall threshold 0.50" in result.stdout
+
+
+def test_help_without_the_slash_is_the_help_not_a_task(models: list[ScriptedChatModel]) -> None:
+    result, model = repl(models, "help\nHELP\n")
+    assert result.exit_code == 0 and result.stdout == HELP * 2
+    assert model is not None and model.prompts == []
