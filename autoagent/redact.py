@@ -10,8 +10,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
-
 from .paths import autoagent_home
 from .settings import SETTINGS_FILE
 
@@ -46,6 +44,8 @@ def settings_files() -> list[Path]:
 
 def collect_secrets(environ: Mapping[str, str] | None = None, files: Iterable[Path] | None = None) -> frozenset[str]:
     """The values of secret-named variables in the environment and in the api_keys.env files."""
+    from dotenv import dotenv_values  # here: importing this module stays cheap (`autoagent --help`)
+
     pairs: list[tuple[str, str | None]] = list((os.environ if environ is None else environ).items())
     for path in settings_files() if files is None else files:
         if path.is_file():

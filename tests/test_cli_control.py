@@ -204,3 +204,8 @@ def test_a_run_resumed_elsewhere_is_refused_in_one_line(backend: FakeBackend) ->
     assert second.stderr == (f"Error: run {run_id} is already running in another autoagent process (a run or a "
                              "--resume); wait until it stops, then resume it\n")
     assert len(load_transcript(run_id).steps) == 1
+
+
+def test_a_task_argument_that_is_not_utf8_runs(backend: FakeBackend) -> None:
+    result = invoke(["caf\udce9 menu?"], [act("calculator", expression="1+1"), act("FINISH"), "2"], backend)
+    assert result.exit_code == codes.OK and load_transcript(list_transcripts()[0].run_id).task == "caf\ufffd menu?"

@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from .. import exit_codes as codes
 from ..errors import AutoAgentError
+from ..redact import encodable
 from .run_options import run_options
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     """
     from ..config import Settings
 
-    text = " ".join(task)
+    text = encodable(" ".join(task))  # an argument that is not valid UTF-8 arrives with lone surrogates
     if task and not text.strip():
         raise click.UsageError("the task is empty: give a task, or no TASK to start the REPL")
     if json_output and not task and not resume:
