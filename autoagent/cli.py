@@ -4,6 +4,7 @@ is never taken for a task."""
 from __future__ import annotations
 
 import logging
+import shlex
 
 import click
 
@@ -44,8 +45,8 @@ class DefaultCommandGroup(click.Group):
             return [name, *self.options_for(ctx, name, leading), *rest[1:]]
         near = near_command(name, list(self.commands))
         if near is not None:
-            raise click.UsageError(f"no command {name!r}; did you mean {near!r}? (a task that is one word: "
-                                   f"{ctx.command_path} run {name})", ctx)
+            raise click.UsageError(f"no command {name!r}; did you mean {near!r}? (to run it as a task: "
+                                   f"{ctx.command_path} run {shlex.join(rest)})", ctx)
         return [DEFAULT_COMMAND, *args]
 
     def options_for(self, ctx: click.Context, name: str, leading: list[list[str]]) -> list[str]:

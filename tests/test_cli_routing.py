@@ -56,7 +56,7 @@ def test_a_typo_of_a_command_is_a_usage_error(backend: FakeBackend, word: str, m
     result = autoagent(word, "list")
     assert result.exit_code == exit_codes.USAGE
     assert f"no command {word!r}; did you mean {meant!r}?" in result.stderr
-    assert f"autoagent run {word}" in result.stderr  # how to mean it as a task
+    assert f"(to run it as a task: autoagent run {word} list)" in result.stderr
     assert backend.models == []
 
 
