@@ -140,3 +140,23 @@ def test_errors_name_workspace_paths_never_host_paths(tools: dict[str, BaseTool]
         result = toolbox.run(Action(name=name, args=arguments))
         assert not result.success and "File name too long" in result.content, (name, result.content)
         assert str(workspace.parent) not in result.content, (name, result.content)
+
+
+@pytest.mark.parametrize("name", ["list_files", "search_files"])
+def test_listing_and_search_never_enter_a_folder_swapped_for_a_link(
+    tools: dict[str, BaseTool], workspace: Path, outside: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    (workspace / "sub").mkdir()
+    (workspace / "sub" / "notes.txt").write_text("secret plans")
+    checked = Workspace.contain
+
+    def contain_then_swap(self: Workspace, location: Path, shown: str) -> Path:
+        real = checked(self, location, shown)
+        if (workspace / "sub").is_dir() and not (workspace / "sub").is_symlink():
+            shutil.rmtree(workspace / "sub")
+            (workspace / "sub").symlink_to(outside, target_is_directory=True)
+        return real
+
+    monkeypatch.setattr(Workspace, "contain", contain_then_swap)
+    with pytest.raises(ValueError, match="changed while in use"):
+        tools[name].invoke({"path": "sub", "pattern": "secret"} if name == "search_files" else {"path": "sub"})

@@ -39,12 +39,15 @@ def _decode(data: bytes, complete: bool) -> str | None:
         return None
 
 
-def _walk(directory: Path) -> Iterator[Path]:
-    """Everything under directory, depth first in name order, without entering symlinked folders."""
-    for child in sorted(directory.iterdir()):
-        yield child
-        if child.is_dir() and not child.is_symlink():
-            yield from _walk(child)
+def _walk(workspace: Workspace, directory: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Everything under a resolved folder with its own status (a link's, not its target's), depth first in name
+    order; folders are opened without following links, so a folder swapped for a link is never entered."""
+    with workspace.folder(directory, workspace.show(directory)) as descriptor:
+        entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in os.scandir(descriptor))
+    for name, status in entries:
+        yield directory / name, status
+        if stat.S_ISDIR(status.st_mode):
+            yield from _walk(workspace, directory / name)
 
 
 @contextmanager
@@ -133,17 +136,17 @@ def _quote_file(heading: str, text: str, shown: str) -> str:
     return fence(heading, text, kind="FILE CONTENT", source=f"the workspace file {shown!r}")
 
 
-def _listing(workspace: Workspace, entries: Iterable[Path]) -> list[str]:
+def _listing(workspace: Workspace, entries: Iterable[tuple[Path, os.stat_result]]) -> list[str]:
     """One line per entry: folders end in '/', files show their size, symlinks are marked."""
     lines = []
-    for entry in entries:
+    for entry, status in entries:
         shown = workspace.show(entry)
-        if entry.is_symlink():
+        if stat.S_ISLNK(status.st_mode):
             lines.append(f"{shown} (symlink)")
-        elif entry.is_dir():
+        elif stat.S_ISDIR(status.st_mode):
             lines.append(f"{shown}/")
         else:
-            lines.append(f"{shown} ({entry.stat().st_size:,} bytes)")
+            lines.append(f"{shown} ({status.st_size:,} bytes)")
     return lines
 
 
@@ -216,7 +219,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             location = _existing(space, path)
             if not location.is_dir():
                 raise ValueError(f"{path!r} is a file, not a folder (use read_file to read it)")
-            lines = _listing(space, islice(_walk(location), MAX_LISTED + 1))
+            lines = _listing(space, islice(_walk(space, location), MAX_LISTED + 1))
         if not lines:
             return f"{path!r} is empty."
         if len(lines) > MAX_LISTED:
@@ -302,7 +305,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             files = (
                 [location]
                 if location.is_file()
-                else (entry for entry in _walk(location) if entry.is_file() and not entry.is_symlink())
+                else (entry for entry, status in _walk(space, location) if stat.S_ISREG(status.st_mode))
             )
             matches = _search(space, files, pattern)
         shown = space.show(location)
