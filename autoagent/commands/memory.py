@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ..control_chars import escape_controls
 from ..errors import AutoAgentError
 from .from_repl import run_group_from_line
 
@@ -89,7 +90,7 @@ def list_memories(limit: int) -> None:
     """List remembered runs, newest first."""
     with _reported():
         store = _store()
-        click.echo(format_memories(store.entries(limit), total=store.count()))
+        click.echo(escape_controls(format_memories(store.entries(limit), total=store.count())))
 
 
 @memory.command("search")
@@ -117,8 +118,9 @@ def search(query: tuple[str, ...], k: int, show_all: bool, model: str | None, ba
                    f"No memory reaches the recall threshold {long_term.min_score:.2f} (--all shows the nearest).")
     for document, score in hits:
         mark = "" if score >= long_term.min_score else "  (below the recall threshold)"
-        click.echo(f"{score:.3f}  #{document.metadata.get('id', '?')}  {document.metadata.get('task', '')}{mark}")
-        click.echo(textwrap.indent(textwrap.fill(document.page_content, width=100), "       "))
+        shown = f"{score:.3f}  #{document.metadata.get('id', '?')}  {document.metadata.get('task', '')}{mark}"
+        click.echo(escape_controls(shown))
+        click.echo(escape_controls(textwrap.indent(textwrap.fill(document.page_content, width=100), "       ")))
 
 
 @memory.command("show")
@@ -129,7 +131,7 @@ def show(entry_id: str) -> None:
         entry = _store().get(entry_id)
     if entry is None:
         raise click.ClickException(f"no memory with id {entry_id!r} (see `autoagent memory list`)")
-    click.echo(format_memory(entry))
+    click.echo(escape_controls(format_memory(entry)))
 
 
 @memory.command("forget")

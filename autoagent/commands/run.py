@@ -204,7 +204,9 @@ def run_once(
         return code
     resumable = result.run_id and getattr(agent, "resumable", False)
     hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
-    click.echo(f"stopped: {result.describe_stop()}{hint}", err=True)
+    from ..control_chars import escape_controls  # the reason may quote a tool's output
+
+    click.echo(escape_controls(f"stopped: {result.describe_stop()}{hint}"), err=True)
     return code or codes.NOT_FINISHED
 
 
