@@ -21,6 +21,15 @@ def fence(heading: str, body: str, *, kind: str, source: str) -> str:
     return f"{heading}\n{NOTE.format(source=source, tag=tag)}\n<<<{kind} {tag}\n{body}\n{kind} {tag}>>>"
 
 
+def unfenced(text: str) -> str:
+    """The quoted body when `text` is one fenced quote (what a tool returned), else `text`: for piping a tool's
+    output into another tool, or showing it to the user, where the fence has nothing to guard."""
+    try:
+        return fenced_body(text) if FENCE_END.search(text) else text
+    except ValueError:
+        return text
+
+
 def fenced_body(text: str) -> str:
     """The body of the one fence in `text` (what the fence quotes, as it was given)."""
     match = re.search(r"^<<<([A-Z ]+) ([0-9a-f]+)\n(.*)\n\1 \2>>>$", text, re.DOTALL | re.MULTILINE)

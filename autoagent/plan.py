@@ -18,6 +18,7 @@ from langchain_core.tools import BaseTool
 from .agent import DEFAULT_ROLE, toolbox_options
 from .errors import AutoAgentError, ConfigurationError
 from .events import Broadcast, RunObserver
+from .fence import unfenced
 from .model_call import invoke_model, merge_callbacks
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
@@ -166,14 +167,14 @@ class PlanAndExecute:
                 result.stop_detail = f"step {number} ({name}): {outcome.content}"
                 return
             value = outcome.content
-        result.answer, result.stop_reason = value, StopReason.FINISHED
+        result.answer, result.stop_reason = unfenced(value), StopReason.FINISHED
 
     def _arguments(self, name: str, value: str, task: str, result: RunResult, first: bool) -> dict[str, object]:
         """A later one-argument tool takes the previous output as it is; otherwise (and for the request
         itself, which is prose) the model fills the arguments from the input."""
         fields = list(self.toolbox.tools[name].args)
         if len(fields) == 1 and not first:
-            return {fields[0]: value}
+            return {fields[0]: unfenced(value)}  # the next tool takes the data, not our quote around it
         reply = self._ask(self.prompts.render(
             "plan_args", task_description=task, step_input=value, tool=self.toolbox.describe_tool(name)
         ), result)

@@ -94,3 +94,21 @@ def test_a_tool_with_several_arguments_gets_them_from_the_model() -> None:
     run = agent.execute("hi")
     assert run.answer == "HI HI HI"
     assert "Input for this step: HI" in llm.prompts[2] and "repeat(text: string, times: integer)" in llm.prompts[2]
+
+
+def test_a_fenced_output_is_piped_and_answered_as_its_data(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from autoagent.tools import file_tools
+
+    workspace = Path(str(tmp_path))
+    (workspace / "note.txt").write_text("hello")
+    read_file = file_tools(workspace)[0]
+    llm = ScriptedChatModel(replies=['["read_file", "shout"]', '{"path": "note.txt"}', '["read_file"]',
+                                     '{"path": "note.txt"}'])
+    agent = PlanAndExecute(llm=llm, tools=[read_file, shout])  # type: ignore[arg-type]
+    run = agent.execute("Read note.txt and shout it")
+    assert "<<<FILE CONTENT " in run.steps[0].observation  # the model sees the file fenced
+    assert run.steps[1].decision is not None and run.steps[1].decision.action.args == {"text": "hello"}
+    assert run.answer == "HELLO"
+    assert agent.execute("Show note.txt").answer == "hello"  # the user gets the data, not the quote
