@@ -97,13 +97,15 @@ class Redactor:
             elif item is None or isinstance(item, (bool, int, float)):
                 parent[key] = item
             elif isinstance(item, Mapping):
-                parent[key] = copy = {}
+                copy: dict[str, Any] = {}
+                parent[key] = copy
                 for name, inner in item.items():
                     name = self.text(str(name))
                     copy[name] = None  # holds the key's place, so the copy keeps the order
                     pending.append((inner, copy, name))
             elif isinstance(item, (list, tuple, set, frozenset)):
-                parent[key] = items = [None] * len(item)
+                items: list[Any] = [None] * len(item)
+                parent[key] = items
                 pending.extend((inner, items, index) for index, inner in enumerate(item))
             else:
                 parent[key] = self.text(str(item))  # anything else is written as its text, redacted too
