@@ -25,12 +25,17 @@ def is_local_setting(name: str) -> bool:
 
 def load_settings_files() -> None:
     """Load the API keys of ./api_keys.env, then all of $AUTOAGENT_HOME/api_keys.env; variables already set win."""
-    home_file = autoagent_home() / SETTINGS_FILE
-    local_file = Path.cwd() / SETTINGS_FILE
-    if local_file.is_file() and not _same_file(local_file, home_file):
+    local_file, home_file = project_settings_file(), autoagent_home() / SETTINGS_FILE
+    if local_file is not None:
         _load(local_file, local=True)
     if home_file.is_file():
         _load(home_file, local=False)
+
+
+def project_settings_file() -> Path | None:
+    """The current directory's api_keys.env (API keys only), unless there is none or it is the user's own."""
+    path = Path.cwd() / SETTINGS_FILE
+    return path if path.is_file() and not _same_file(path, autoagent_home() / SETTINGS_FILE) else None
 
 
 def _load(path: Path, *, local: bool) -> None:

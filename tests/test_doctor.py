@@ -132,6 +132,7 @@ def test_the_key_is_sent_but_never_shown(tmp_path: Path, server: tuple[str, type
     assert "sk-very-secret" not in result.output
     assert f"ok    settings: {tmp_path / 'api_keys.env'} sets OPENAI_API_KEY, AUTOAGENT_MODEL" in lines
     assert f"warn  settings: {tmp_path / 'api_keys.env'} is readable by other users" in lines
+    assert f"warn  settings: {tmp_path / 'api_keys.env'} may set API keys only: AUTOAGENT_MODEL ignored" in lines
     assert f"FAIL  model server: {url}/models refused the key (HTTP 401)" in lines
     assert result.exit_code == 1
 

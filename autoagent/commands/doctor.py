@@ -34,7 +34,7 @@ def check_settings_files(directories: list[Path] | None = None) -> list[Check]:
     from dotenv import dotenv_values
 
     from ..paths import autoagent_home
-    from ..settings import SETTINGS_FILE
+    from ..settings import SETTINGS_FILE, is_local_setting, project_settings_file
 
     paths = [directory / SETTINGS_FILE for directory in directories or [Path.cwd(), autoagent_home()]]
     found = [path for path in paths if path.is_file()]
@@ -44,6 +44,10 @@ def check_settings_files(directories: list[Path] | None = None) -> list[Check]:
     for path in found:
         names = ", ".join(name for name, value in dotenv_values(path).items() if value) or "nothing"
         checks.append(Check("settings", "ok", f"{path} sets {names}"))
+        ignored = [name for name, value in dotenv_values(path).items() if value and not is_local_setting(name)]
+        if ignored and path == project_settings_file():
+            checks.append(Check("settings", "warn", f"{path} may set API keys only: {', '.join(ignored)} ignored",
+                                f"move them to {autoagent_home() / SETTINGS_FILE}"))
         if os.name == "posix" and path.stat().st_mode & (stat.S_IRGRP | stat.S_IROTH):
             checks.append(Check("settings", "warn", f"{path} is readable by other users", f"chmod 600 {path}"))
     return checks
