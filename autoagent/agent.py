@@ -26,6 +26,7 @@ from .model_call import merge_callbacks
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
+from .reply_caps import ReplyCaps, ensure_whole
 from .steps import RunResult, Step, StepKind, StopReason
 from .toolbox import Toolbox
 
@@ -66,6 +67,7 @@ class AutoGPT:
         context_window: int | None = None,
         approver: Approver | None = None,
         tool_timeout: float | None = None,
+        reply_caps: ReplyCaps | None = None,
     ) -> None:
         if max_thought_steps < 1:
             raise ValueError("max_thought_steps must be at least 1")
@@ -83,6 +85,7 @@ class AutoGPT:
         self.on_step = on_step
         self.budget = budget or Budget()
         self.context_window = context_window
+        self.reply_caps = reply_caps or ReplyCaps()  # tokens per reply: every model call is bounded
         self.prompts = PromptTemplateBuilder(prompts_path, lang)
         identity = {"ai_name": agent_name, "ai_role": agent_role}
         self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
@@ -137,6 +140,7 @@ class AutoGPT:
                     events.on_remembering(result)
                     self._remember(result)
             finally:
+                result.seconds = time.monotonic() - started  # the wall time, remembering included
                 events.on_run_end(result)
         return result
 
@@ -160,7 +164,7 @@ class AutoGPT:
             turn = Turn(task, long_term, memory, rethink)
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._strict_model if failures and self._strict_model is not None else self._model
-            reply, tokens = meter.call(model, messages)
+            reply, tokens = meter.call(model, messages, self.reply_caps.step)
             step, stop = self._take_step(number, reply, loops, events, meter.callbacks)
             step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
                            output_tokens=tokens[1])
@@ -188,6 +192,7 @@ class AutoGPT:
         """Read the reply and act on it; return the step and, when the run must end, why."""
         reply = message.text
         try:
+            ensure_whole(message)  # cut at its cap or stopped as a runaway: unreadable, however it parses
             decision = self.protocol.decide(message)
         except ReplyParseError as err:
             return Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), success=False), None
@@ -217,7 +222,7 @@ class AutoGPT:
         if result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
             prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
                                    short_term_memory=memory.render(self.prompts))
-            return meter.call(self.llm, [HumanMessage(prompt)])[0].text.strip()
+            return meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text.strip()
         return ""
 
     def _recall(self, task: str) -> str:

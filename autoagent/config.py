@@ -32,6 +32,7 @@ class Settings:
     max_seconds: float | None = None
     max_tokens: int | None = None
     max_cost: float | None = None
+    max_reply_tokens: int | None = None  # tokens in one step's reply; None: reply_caps.DEFAULT_STEP_TOKENS
     context_window: int | None = None  # tokens; None: what the model is known to hold
     memory_window: int = 5
     workspace: Path = Path("workspace")
@@ -92,6 +93,7 @@ def build_agent(
     from .budget import Budget
     from .llm import load_chat_model
     from .plan import PlanAndExecute
+    from .reply_caps import ReplyCaps
 
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
@@ -119,7 +121,7 @@ def build_agent(
         prompts = PromptTemplateBuilder(settings.prompts_dir, settings.lang)
         memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
-    compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and spec.startswith("local"))
+    compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and small_model_likely(spec, base_url))
     return AutoGPT(
         **common,
         long_term_memory=memory,
@@ -128,7 +130,19 @@ def build_agent(
         protocol=settings.protocol,
         budget=budget,
         context_window=settings.context_window,
+        reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens),
     )
+
+
+def small_model_likely(spec: str, base_url: str | None) -> bool:
+    """True for the embedded model and for a model served from this machine or a private network (llama.cpp's
+    server, Ollama, vLLM), where small models run; False for hosted APIs."""
+    import os
+
+    from .llm.remote import is_nearby_server
+
+    base_url = base_url or os.environ.get("OPENAI_BASE_URL")
+    return spec.startswith("local") or (spec.startswith("openai:") and is_nearby_server(base_url))
 
 
 def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[BaseTool]) -> list[BaseTool]:

@@ -12,6 +12,7 @@ from langchain_core.runnables import Runnable
 from .budget import cost_of
 from .context import count_tokens, estimate_tokens
 from .model_call import invoke_model
+from .reply_caps import DEFAULT_STEP_TOKENS
 from .steps import Usage
 
 
@@ -39,11 +40,12 @@ class Meter:
         return count_tokens(self.llm, messages)
 
     def call(
-        self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage]
+        self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage], reply_tokens: int = DEFAULT_STEP_TOKENS
     ) -> tuple[BaseMessage, tuple[int, int]]:
-        """The reply, and the (input, output) tokens this call used."""
+        """The reply of at most `reply_tokens` tokens, and the (input, output) tokens this call used."""
         before = (self.usage.input_tokens, self.usage.output_tokens)
-        reply = invoke_model(model, messages, self.usage, self.callbacks, on_retry=self.on_retry)
+        reply = invoke_model(model, messages, self.usage, self.callbacks, reply_tokens=reply_tokens,
+                             on_retry=self.on_retry)
         if getattr(reply, "usage_metadata", None):
             tokens = (self.usage.input_tokens - before[0], self.usage.output_tokens - before[1])
         else:  # the model reports nothing: estimate, and say so wherever usage is shown

@@ -1,5 +1,5 @@
-"""One model call: retried while its failure may pass, counted in the run's usage; a failure of the model's
-service becomes our typed error."""
+"""One model call: capped in length, stopped when it degenerates into repetition, retried while its failure may
+pass, counted in the run's usage; a failure of the model's service becomes our typed error."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.callbacks import Callbacks
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from .errors import AutoAgentError, ModelUnavailableError
 from .llm import describe_model_error
 from .redact import encodable
+from .reply_caps import DEFAULT_STEP_TOKENS, RUNAWAY, cap_reply
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
+from .runaway import RunawayGuard, RunawayReplyError
 from .steps import Usage
 
 
@@ -23,15 +25,22 @@ def invoke_model(
     usage: Usage,
     callbacks: Callbacks = None,
     *,
+    reply_tokens: int = DEFAULT_STEP_TOKENS,
     retry: RetryPolicy | None = DEFAULT_RETRY,
     on_retry: Callable[[str], None] | None = None,
 ) -> BaseMessage:
-    """Call the model and count its usage, retrying rate limits, server errors and dropped connections under
-    `retry` (None: one attempt); `on_retry` hears each retry (None: logged). Our error when it cannot answer."""
+    """Call the model for a reply of at most `reply_tokens` tokens and count its usage, retrying rate limits,
+    server errors and dropped connections under `retry` (None: one attempt); `on_retry` hears each retry (None:
+    logged). A streamed reply that degenerates into repetition is stopped and returned as far as it got, with
+    finish reason 'runaway'. Our error when the model cannot answer."""
+    model = cap_reply(model, reply_tokens)
+    callbacks = merge_callbacks(callbacks, [RunawayGuard()])
     try:
         message = call_with_retries(
             lambda: model.invoke(messages, config={"callbacks": callbacks}), retry or NO_RETRY, on_retry
         )
+    except RunawayReplyError as stopped:
+        message = AIMessage(stopped.text, response_metadata={"finish_reason": RUNAWAY})
     except AutoAgentError:
         raise
     except RetriesExhaustedError as exhausted:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ BASE_DELAY_ENV = "AUTOAGENT_RETRY_BASE_DELAY"
 DEFAULT_BASE_DELAY = 1.0
 # Lazily checked: an exception of a module nobody imported cannot be raised, so sys.modules is enough.
 _TRANSIENT_CLASSES = {
-    "openai": ("APIConnectionError",),  # APITimeoutError is a subclass
+    "openai": ("APIConnectionError",),  # its timeouts and refused connections are told apart first
     "httpx": ("TransportError",),
     "httpx2": ("TransportError",),
     "langchain_core.exceptions": ("ModelRateLimitError", "ModelAPIError", "ModelConnectionError", "ModelTimeoutError"),
@@ -82,12 +83,16 @@ def status_code(err: BaseException) -> int | None:
 
 
 def is_retryable(err: BaseException) -> bool:
-    """True for failures that may pass: HTTP 408, 429 and 5xx, timeouts, connection errors and resets;
-    never for a refused key (401/403), a bad request (400/422) or an unknown model (404)."""
+    """True for failures that may pass: HTTP 408, 429 and 5xx, dropped and reset connections; never for a refused
+    key (401/403), a bad request (400/422) or an unknown model (404), nor for a server that is not there (a
+    refused connection, an unknown host: retrying only delays saying so) or a request that timed out (the server
+    may still be working on it, and a second copy would queue behind the first)."""
     status = status_code(err)
     if status is not None:
         return status in (408, 429) or status >= 500
-    if isinstance(err, (TimeoutError, ConnectionError)):
+    if is_unreachable(err) or is_timeout(err):
+        return False
+    if isinstance(err, ConnectionError):
         return True
     for module_name, class_names in _TRANSIENT_CLASSES.items():
         module = sys.modules.get(module_name)
@@ -96,6 +101,26 @@ def is_retryable(err: BaseException) -> bool:
             if isinstance(cls, type) and isinstance(err, cls):
                 return True
     return False
+
+
+def _causes(err: BaseException) -> list[BaseException]:
+    """The error and the errors it was raised from, outermost first."""
+    chain: list[BaseException] = []
+    current: BaseException | None = err
+    while current is not None and all(current is not seen for seen in chain):
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def is_unreachable(err: BaseException) -> bool:
+    """True when nothing could be reached: the connection was refused or the host name is unknown."""
+    return any(isinstance(cause, (ConnectionRefusedError, socket.gaierror)) for cause in _causes(err))
+
+
+def is_timeout(err: BaseException) -> bool:
+    """True for a request (or a connection attempt) that timed out, in any SDK's wording."""
+    return any(isinstance(cause, TimeoutError) or "Timeout" in type(cause).__name__ for cause in _causes(err))
 
 
 def retry_after(err: BaseException) -> float | None:
@@ -127,10 +152,18 @@ def failure_reason(err: BaseException) -> str:
     status = status_code(err)
     if status is not None:
         return http_status(status)
-    if isinstance(err, TimeoutError) or "Timeout" in type(err).__name__:
+    if is_timeout(err):
         return "timed out"
+    if is_unreachable(err):
+        return unreachable_reason(err)
     text = " ".join(str(err).split())
     return f"{type(err).__name__}: {text[:80]}" if text else type(err).__name__
+
+
+def unreachable_reason(err: BaseException) -> str:
+    """'connection refused' or 'unknown host' for an unreachable server."""
+    refused = any(isinstance(cause, ConnectionRefusedError) for cause in _causes(err))
+    return "connection refused" if refused else "unknown host"
 
 
 def http_status(status: int) -> str:

@@ -30,6 +30,9 @@ class Text:
     content: str
     prompt_tokens: int = 10
     completion_tokens: int = 5
+    finish_reason: str = "stop"  # "length": cut at the request's token cap
+    piece: int = 0  # streamed: characters per chunk (0: a word per chunk)
+    pause: float = 0.0  # streamed: seconds between chunks
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ class FakeOpenAI:
         self._script: list[Item] = []
         self._served = 0
         self._holds: list[Hold] = []
+        self.chunks_sent = 0  # streamed chunks written, over all requests
+        self.streams_closed_early = 0  # streams the client closed before their end
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -200,8 +205,32 @@ def _handler_for(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if isinstance(item, Error):
                 headers = {"Retry-After": f"{item.retry_after:g}"} if item.retry_after is not None else {}
                 self._send(item.status, _error_body(item.status, item.message), headers)
+            elif body.get("stream"):
+                self._stream(item, body)
             else:
                 self._send(200, _completion(item, str(body.get("model", "fake-model"))))
+
+        def _stream(self, item: Text | ToolCalls, body: dict[str, Any]) -> None:
+            """Server-sent events, as the API streams: content (or tool call) deltas, the finish reason, the usage
+            when asked for, [DONE]; a client that goes away ends the stream."""
+            usage = (body.get("stream_options") or {}).get("include_usage")
+            pause = item.pause if isinstance(item, Text) else 0.0
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for chunk in _chunks(item, str(body.get("model", "fake-model")), bool(usage)):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    fake.chunks_sent += 1
+                    if pause:
+                        time.sleep(pause)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                fake.streams_closed_early += 1
 
         def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
             data = json.dumps(payload).encode()
@@ -227,6 +256,39 @@ def _error_body(status: int, message: str) -> dict[str, Any]:
                       "code": codes.get(status)}}
 
 
+def _pieces(item: Text) -> list[str]:
+    """The chunks a Text streams in: `piece` characters each, else a word each (its space leading)."""
+    if item.piece:
+        return [item.content[start:start + item.piece] for start in range(0, len(item.content), item.piece)]
+    words = item.content.split(" ")
+    return [words[0], *(" " + word for word in words[1:])] if item.content else []
+
+
+def _chunks(item: Text | ToolCalls, model: str, usage: bool) -> Iterator[dict[str, Any]]:
+    """The chat.completion.chunk objects of a streamed answer."""
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+
+    yield chunk({"role": "assistant", "content": ""})
+    if isinstance(item, Text):
+        for piece in _pieces(item):
+            yield chunk({"content": piece})
+        yield chunk({}, item.finish_reason)
+        prompt_tokens, completion_tokens = item.prompt_tokens, item.completion_tokens
+    else:
+        calls = [{"index": index, "id": f"call_{index}", "type": "function",
+                  "function": {"name": name, "arguments": json.dumps(args)}}
+                 for index, (name, args) in enumerate(item.calls)]
+        yield chunk({"content": item.content or None, "tool_calls": calls})
+        yield chunk({}, "tool_calls")
+        prompt_tokens, completion_tokens = 10, 5
+    if usage:
+        yield {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()), "model": model,
+               "choices": [], "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                        "total_tokens": prompt_tokens + completion_tokens}}
+
+
 def _completion(item: Text | ToolCalls, model: str) -> dict[str, Any]:
     """A chat.completion object for a Text or ToolCalls item."""
     message: dict[str, Any] = {"role": "assistant", "content": item.content}
@@ -234,6 +296,7 @@ def _completion(item: Text | ToolCalls, model: str) -> dict[str, Any]:
     prompt_tokens, completion_tokens = 10, 5
     if isinstance(item, Text):
         prompt_tokens, completion_tokens = item.prompt_tokens, item.completion_tokens
+        finish_reason = item.finish_reason
     else:
         message["tool_calls"] = [
             {"id": f"call_{index}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}

@@ -83,7 +83,7 @@ def test_base_url_with_local_spec_is_refused() -> None:
 
 def test_openai_spec_with_base_url_needs_no_key() -> None:
     model = load_chat_model("openai:qwen2.5-coder", base_url="http://127.0.0.1:11434/v1")
-    assert type(model).__name__ == "ChatOpenAI"
+    assert type(model).__name__ == "ChatOpenAICompatible"  # a ChatOpenAI that also sends max_tokens
     assert model.model_name == "qwen2.5-coder"  # type: ignore[attr-defined]
     assert model.openai_api_base == "http://127.0.0.1:11434/v1"  # type: ignore[attr-defined]
     assert model.openai_api_key.get_secret_value() == "not-needed"  # type: ignore[attr-defined]

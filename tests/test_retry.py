@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import time
 from email.utils import formatdate
 from pathlib import Path
 from types import SimpleNamespace
@@ -82,9 +83,14 @@ def test_client_errors_are_not_retried(status: int) -> None:
     assert not is_retryable(StatusError(status))
 
 
-@pytest.mark.parametrize("err", [TimeoutError("slow"), ConnectionResetError("reset"), ConnectionRefusedError()])
-def test_timeouts_and_connection_errors_are_retried(err: Exception) -> None:
+@pytest.mark.parametrize("err", [ConnectionResetError("reset"), BrokenPipeError("gone")])
+def test_dropped_connections_are_retried(err: Exception) -> None:
     assert is_retryable(err)
+
+
+@pytest.mark.parametrize("err", [TimeoutError("slow"), ConnectionRefusedError(), socket.gaierror(-2, "unknown")])
+def test_timeouts_and_servers_that_are_not_there_are_not_retried(err: Exception) -> None:
+    assert not is_retryable(err)
 
 
 @pytest.mark.parametrize("err", [ValueError("bad"), AssertionError("bug"), ConfigurationError("no key")])
@@ -92,14 +98,24 @@ def test_our_bugs_and_settings_are_not_retried(err: Exception) -> None:
     assert not is_retryable(err)
 
 
-def test_sdk_connection_and_timeout_classes_are_retried() -> None:
+def test_sdk_connection_errors_are_retried_but_not_timeouts_or_refusals() -> None:
     import httpx2
     import openai
 
     request = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
     assert is_retryable(openai.APIConnectionError(request=request))
-    assert is_retryable(openai.APITimeoutError(request))
+    assert not is_retryable(openai.APITimeoutError(request))
     assert is_retryable(httpx2.ReadError("connection reset", request=request))
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connection refused")
+        except ConnectionRefusedError as refused:
+            raise httpx2.ConnectError("[Errno 111] Connection refused", request=request) from refused
+    except httpx2.ConnectError as connect:
+        refusal = openai.APIConnectionError(request=request)
+        refusal.__cause__ = connect
+    assert not is_retryable(refusal)
+    assert failure_reason(refusal) == "connection refused"
     response = httpx2.Response(401, request=request)
     assert not is_retryable(openai.AuthenticationError("refused", response=response, body=None))
 
@@ -191,10 +207,10 @@ def test_a_lasting_error_raises_at_once() -> None:
 
 def test_retries_are_logged_without_on_retry(caplog: pytest.LogCaptureFixture) -> None:
     recorder = Recorder()
-    _, fn = failing(TimeoutError())
+    _, fn = failing(ConnectionResetError())
     with caplog.at_level(logging.WARNING, logger="autoagent"):
         assert call_with_retries(fn, recorder.policy()) == "ok"
-    assert "model call failed (timed out); retrying in 1.0 s (attempt 2 of 4)" in caplog.messages
+    assert "model call failed (ConnectionResetError); retrying in 1.0 s (attempt 2 of 4)" in caplog.messages
 
 
 # --- invoke_model --------------------------------------------------------------------------------
@@ -298,29 +314,49 @@ def test_retry_after_really_waits(fake_openai: FakeOpenAI) -> None:
     assert 0.19 <= second.received - first.received < 2.0
 
 
-def test_a_request_timeout_is_retried(fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_timed_out_request_is_not_sent_again(fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AUTOAGENT_REQUEST_TIMEOUT", "0.3")
     recorder = Recorder()
-    fake_openai.script(Hold(), "in time")
-    reply = invoke_model(openai_model(fake_openai), [HumanMessage("hi")], Usage(), retry=recorder.policy(),
-                         on_retry=recorder.lines.append)
-    assert reply.text == "in time" and len(fake_openai.chat_requests) == 2
-    assert recorder.lines == ["model call failed (timed out); retrying in 1.0 s (attempt 2 of 4)"]
+    fake_openai.script(Hold(), "never asked for")
+    with pytest.raises(ModelUnavailableError) as caught:
+        invoke_model(openai_model(fake_openai), [HumanMessage("hi")], Usage(), retry=recorder.policy(),
+                     on_retry=recorder.lines.append)
+    assert len(fake_openai.chat_requests) == 1 and recorder.lines == []
+    assert "not sent again, as the server may still be working on it" in str(caught.value)
+    assert "AUTOAGENT_REQUEST_TIMEOUT" in str(caught.value)
 
 
-def test_a_server_that_is_not_there_is_retried_then_named() -> None:
-    recorder = Recorder()
-    with socket.socket() as probe:  # a loopback port with nothing listening
+def unused_port() -> int:
+    """A loopback port with nothing listening."""
+    with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+        return int(probe.getsockname()[1])
+
+
+def test_a_server_that_is_not_there_is_named_at_once() -> None:
+    recorder = Recorder()
+    port = unused_port()
     from autoagent.llm import load_chat_model
 
     model = load_chat_model("openai:m", base_url=f"http://127.0.0.1:{port}/v1")
+    started = time.monotonic()
     with pytest.raises(ModelUnavailableError) as caught:
         invoke_model(model, [HumanMessage("hi")], Usage(), retry=recorder.policy(attempts=3))
-    assert "ConnectionError" in str(caught.value) and "gave up after 3 attempts" in str(caught.value)
-    assert "is the server running? check --base-url / OPENAI_BASE_URL" in str(caught.value)
-    assert len(recorder.sleeps) == 2
+    assert time.monotonic() - started < 2.0
+    assert str(caught.value) == (
+        f"the model call failed: connection refused at http://127.0.0.1:{port}/v1/chat/completions "
+        "(is the server running? check --base-url / OPENAI_BASE_URL)")
+    assert recorder.sleeps == []
+
+
+def test_the_memory_embeddings_of_a_server_that_is_not_there_fail_at_once() -> None:
+    from autoagent.llm.embeddings import load_embeddings
+
+    embeddings = load_embeddings("openai:m", base_url=f"http://127.0.0.1:{unused_port()}/v1")
+    started = time.monotonic()
+    with pytest.raises(Exception, match="Connection"):
+        embeddings.embed_query("a task")
+    assert time.monotonic() - started < 2.0
 
 
 def test_the_request_timeout_setting(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,6 +25,10 @@ _OPTIONS = [
     click.option("--max-cost", type=click.FloatRange(min=0, min_open=True), envvar="AUTOAGENT_MAX_COST",
                  show_envvar=True,
                  help="Budget in USD, for models with a known price ($AUTOAGENT_HOME/prices.json adds prices)."),
+    click.option("--max-reply-tokens", type=click.IntRange(min=16), envvar="AUTOAGENT_MAX_REPLY_TOKENS",
+                 show_envvar=True,
+                 help="Most tokens the model may write in one step's reply (the final answer gets twice as many, a "
+                      "memory summary at most 320); a reply cut there counts as unreadable. [default: 512]"),
     click.option("--context-window", type=click.IntRange(min=512), envvar="AUTOAGENT_CONTEXT_WINDOW",
                  show_envvar=True,
                  help="Tokens the model's context holds; prompts are trimmed to fit. [default: known per model, "
@@ -56,7 +60,8 @@ _OPTIONS = [
     click.option("--thoughts", type=click.Choice(["auto", "full", "compact"]), default="auto",
                  envvar="AUTOAGENT_THOUGHTS", show_envvar=True,
                  help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or "
-                      "compact (one sentence); auto is compact for the local model, full otherwise."),
+                      "compact (one sentence); auto is compact for the local model and for a --base-url on this "
+                      "machine or a private network (where small models are served), full otherwise."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
     click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",

@@ -77,10 +77,30 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
 
 def describe_model_error(err: Exception) -> str:
     """One line saying why a model call failed and what to check, for any backend's exception."""
-    from autoagent.retry import http_status, status_code
+    from autoagent.retry import (
+        RetriesExhaustedError,
+        http_status,
+        is_timeout,
+        is_unreachable,
+        status_code,
+        unreachable_reason,
+    )
 
+    if isinstance(err, RetriesExhaustedError):
+        return f"{describe_model_error(err.error)}; gave up after {err.attempts} attempts over {err.seconds:.1f} s"
     kind = type(err).__name__
     status = status_code(err)
+    if status is None and is_unreachable(err):
+        url = getattr(getattr(err, "request", None), "url", None)
+        where = f" at {url}" if url else ""
+        return (f"the model call failed: {unreachable_reason(err)}{where} "
+                "(is the server running? check --base-url / OPENAI_BASE_URL)")
+    if status is None and is_timeout(err):
+        from autoagent.llm.remote import REQUEST_TIMEOUT_ENV
+
+        text = " ".join(str(err).split()) or "timed out"
+        return (f"the model call failed: {kind}: {text}; not sent again, as the server may still be working on it "
+                f"(is it overloaded? for a slow one, raise {REQUEST_TIMEOUT_ENV})")
     if status is not None:
         line = f"the model call failed: {http_status(status)}: {_server_message(err)}"
     else:

@@ -60,17 +60,39 @@ def load_embeddings(spec: str | None = None, *, base_url: str | None = None) -> 
 
 def _openai_embeddings(base_url: str | None) -> Embeddings:
     """OpenAIEmbeddings at `base_url` (else $OPENAI_BASE_URL, else api.openai.com), without tiktoken downloads."""
-    from autoagent.llm.remote import openai_connection
+    from autoagent.llm.remote import client_timeout, openai_connection
 
     base_url, api_key = openai_connection(base_url, fixes="use --model local, or --no-memory")
     from langchain_openai import OpenAIEmbeddings  # slow to import, so only when used
 
-    return OpenAIEmbeddings(
+    return RetryingEmbeddings(OpenAIEmbeddings(
         model=_openai_embedding_model(),
         openai_api_base=base_url,
         openai_api_key=api_key,
         check_embedding_ctx_length=False,  # tiktoken would try to download its encoding
-    )
+        max_retries=0,  # the SDK would retry a refused connection for ~10 s; our policy fails fast on it
+        request_timeout=client_timeout(),
+    ))
+
+
+class RetryingEmbeddings(Embeddings):
+    """Embeddings retried under the model calls' policy: rate limits and server errors again, a server that is
+    not there or a timed-out request never."""
+
+    def __init__(self, inner: Embeddings) -> None:
+        self.inner = inner
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text."""
+        from autoagent.retry import call_with_retries
+
+        return call_with_retries(lambda: self.inner.embed_documents(texts))
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of one text."""
+        from autoagent.retry import call_with_retries
+
+        return call_with_retries(lambda: self.inner.embed_query(text))
 
 
 class LocalLlamaEmbeddings(Embeddings):

@@ -153,7 +153,7 @@ class ChatLocalLlama(BaseChatModel):
         snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
         chat_messages, params = to_chat_messages(messages), self._call_params(stop, kwargs)
         key = prompt_key(chat_messages, params)
-        streamed = run_manager is not None and bool(run_manager.handlers) and not kwargs.get("tools")
+        streamed = run_manager is not None and bool(run_manager.handlers)  # a runaway guard listens, at least
         with lock:
             snapshots.before_call(llm, key, directory)
             finished = False
@@ -190,13 +190,17 @@ class ChatLocalLlama(BaseChatModel):
         context holds after it, less the reply (cut at max_tokens, its last token is never evaluated)."""
         pieces: list[str] = []
         finish_reason = None
-        for raw in llm.create_chat_completion(messages=chat_messages, **params, stream=True):
-            choice = raw["choices"][0] if raw.get("choices") else {}
-            text = (choice.get("delta") or {}).get("content") or ""
-            if text:
-                pieces.append(text)
-                run_manager.on_llm_new_token(text)
-            finish_reason = choice.get("finish_reason") or finish_reason
+        stream = llm.create_chat_completion(messages=chat_messages, **params, stream=True)
+        try:
+            for raw in stream:
+                choice = raw["choices"][0] if raw.get("choices") else {}
+                text = (choice.get("delta") or {}).get("content") or ""
+                if text:
+                    pieces.append(text)
+                    run_manager.on_llm_new_token(text)  # a listener may raise to stop the reply (a runaway)
+                finish_reason = choice.get("finish_reason") or finish_reason
+        finally:
+            stream.close()  # stops generating now, under the model's lock, not when the generator is collected
         content = "".join(pieces)
         completion = len(llm.tokenize(content.encode("utf-8"), add_bos=False)) if content else 0
         prompt = max(int(llm.n_tokens) - completion + (1 if finish_reason == "length" else 0), 0)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
 PLACEHOLDER_API_KEY = "not-needed"
 REQUEST_TIMEOUT_ENV = "AUTOAGENT_REQUEST_TIMEOUT"
 DEFAULT_REQUEST_TIMEOUT = 120.0  # seconds; the SDK's own default is 10 minutes per attempt
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: a server that is there answers in milliseconds
+OPENAI_HOST = "api.openai.com"
 
 
 def openai_connection(base_url: str | None, fixes: str = "use --model local") -> tuple[str | None, SecretStr]:
@@ -46,15 +50,52 @@ def request_timeout() -> float:
     return seconds
 
 
+def client_timeout(seconds: float | None = None) -> Any:
+    """The SDK timeout: $AUTOAGENT_REQUEST_TIMEOUT (or `seconds`) between bytes of a reply, CONNECT_TIMEOUT to
+    connect."""
+    from openai import Timeout
+
+    seconds = request_timeout() if seconds is None else seconds
+    return Timeout(seconds, connect=min(seconds, CONNECT_TIMEOUT))
+
+
+def is_own_server(base_url: str | None) -> bool:
+    """True for a base URL other than OpenAI's own API: a server of one's own or a compatible service."""
+    return bool(base_url) and urlsplit(base_url or "").hostname != OPENAI_HOST
+
+
+def is_nearby_server(base_url: str | None) -> bool:
+    """True for a server on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, *.local,
+    a bare host name): where small models are served; hosted APIs are public."""
+    host = urlsplit(base_url or "").hostname if base_url else None
+    if not host:
+        return False
+    if host == "localhost" or host.endswith((".local", ".localhost", ".lan", ".internal")) or "." not in host:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
 def load_openai_model(name: str, *, base_url: str | None = None, temperature: float = 0.0) -> BaseChatModel:
-    """A ChatOpenAI for `name` at `base_url` (else $OPENAI_BASE_URL, else api.openai.com); each request times out
-    after $AUTOAGENT_REQUEST_TIMEOUT seconds (default 120), and the SDK does not retry: invoke_model does."""
+    """A ChatOpenAI for `name` at `base_url` (else $OPENAI_BASE_URL, else api.openai.com), streaming (so a runaway
+    reply can be stopped) with usage; a request waits $AUTOAGENT_REQUEST_TIMEOUT seconds (default 120) for the
+    next byte, 5 s to connect, and the SDK does not retry: invoke_model does."""
     if not name:
         raise ConfigurationError("the openai model spec needs a model name, e.g. --model openai:gpt-4o-mini")
     base_url, api_key = openai_connection(base_url)
-    timeout = request_timeout()
-    from langchain_openai import ChatOpenAI  # costs >1 s to import, so only when an openai model is used
+    timeout = client_timeout()
+    from langchain_openai import ChatOpenAI  # costs >1 s to import: only when used
 
-    return ChatOpenAI(
-        model=name, base_url=base_url, api_key=api_key, temperature=temperature, timeout=timeout, max_retries=0
+    chat_class = ChatOpenAI
+    if is_own_server(base_url):
+        from autoagent.llm.openai_compatible import ChatOpenAICompatible
+
+        chat_class = ChatOpenAICompatible
+
+    return chat_class(
+        model=name, base_url=base_url, api_key=api_key, temperature=temperature, timeout=timeout, max_retries=0,
+        streaming=True, stream_usage=True,
     )

@@ -36,8 +36,10 @@ def summarize_run(result: RunResult, llm: BaseChatModel, prompts: PromptTemplate
     """Ask `llm` for the run's summary (its tokens count in the run's usage); a failing model raises
     ModelUnavailableError."""
     from ..model_call import invoke_model
+    from ..reply_caps import SUMMARY_TOKENS
 
-    message = invoke_model(llm, [HumanMessage(summary_prompt(result, prompts, outcome))], result.usage)
+    message = invoke_model(llm, [HumanMessage(summary_prompt(result, prompts, outcome))], result.usage,
+                           reply_tokens=SUMMARY_TOKENS)
     return clean_summary(message.text)
 
 
