@@ -43,6 +43,7 @@ class Settings:
     protocol: str = "json"
     mode: str = "loop"
     thoughts: str = "auto"
+    json_schema: bool = True  # hold JSON replies to their schema where the backend can (constrained decoding)
     use_memory: bool = True
     yes: bool = False  # run side-effecting tools without asking
     allow_shell: bool = False
@@ -98,6 +99,10 @@ def build_agent(
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
     llm = load_chat_model(spec, base_url=base_url)
+    if not settings.json_schema:
+        from .llm import FREE_REPLIES
+
+        llm.metadata = {**(llm.metadata or {}), FREE_REPLIES: True}
     common: dict[str, Any] = {
         "llm": llm,
         "tools": _tools(settings, spec, base_url, extra_tools),

@@ -185,3 +185,44 @@ def test_a_cut_embedded_reply_says_length(streaming_llama: list[StreamingLlama])
     reply = invoke_model(ChatLocalLlama(model_path="/m/cut.gguf"), [HumanMessage("hi")], Usage(), reply_tokens=2)
     assert reply.text == "a b" and reply.response_metadata["finish_reason"] == "length"
     local._MODELS.clear()
+
+
+def test_no_json_schema_leaves_a_servers_replies_free(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+    from autoagent.config import Settings, build_agent
+    from autoagent.llm.constrained import bind_json_schema
+
+    def agent_llm(**options: Any) -> Any:
+        settings = Settings(model="openai:qwen", base_url=fake_openai.base_url, use_memory=False,
+                            workspace=tmp_path, **options)
+        return build_agent(settings).llm
+
+    assert bind_json_schema(agent_llm(), {"type": "object"}) is not None
+    assert bind_json_schema(agent_llm(json_schema=False), {"type": "object"}) is None
+
+
+def test_thoughts_auto_is_compact_for_a_nearby_server_and_full_for_a_hosted_one() -> None:
+    from autoagent.config import small_model_likely
+
+    assert small_model_likely("local", None)
+    for nearby in ("http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://192.168.1.20:8000/v1",
+                   "http://gpu-box:8000/v1", "http://10.0.0.5/v1"):
+        assert small_model_likely("openai:qwen", nearby), nearby
+    for hosted in (None, "https://api.openai.com/v1", "https://openrouter.ai/api/v1"):
+        assert not small_model_likely("openai:gpt-4o-mini", hosted), hosted
+
+
+def test_a_tool_call_written_as_text_by_the_server_is_read_as_a_call(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script('{"name": "calculator", "arguments": {"expression": "2+2"}}', "no call here")
+    from langchain_core.tools import tool
+
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        return expression
+
+    model = server_model(fake_openai).bind_tools([calculator])
+    reply = invoke_model(model, [HumanMessage("2+2?")], Usage())
+    assert isinstance(reply, AIMessage)
+    assert [(call["name"], call["args"]) for call in reply.tool_calls] == [("calculator", {"expression": "2+2"})]
+    other = invoke_model(model, [HumanMessage("hi")], Usage())
+    assert isinstance(other, AIMessage) and other.tool_calls == [] and other.text == "no call here"

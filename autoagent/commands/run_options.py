@@ -62,6 +62,11 @@ _OPTIONS = [
                  help="Thought shape asked of the model: full (text, reasoning, plan, criticism, speak) or "
                       "compact (one sentence); auto is compact for the local model and for a --base-url on this "
                       "machine or a private network (where small models are served), full otherwise."),
+    click.option("--json-schema/--no-json-schema", default=True, envvar="AUTOAGENT_JSON_SCHEMA", show_envvar=True,
+                 help="With --protocol json, hold each reply to its JSON schema as it is written where the model "
+                      "allows: the local model, and a --base-url server other than OpenAI's (response_format: "
+                      "json_schema, else llama-cpp-python's json_object form, else free). Always valid JSON; measured "
+                      "on the bundled model served by llama.cpp: valid replies where free ones ran away."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
     click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",

@@ -13,9 +13,10 @@ from autoagent.errors import ConfigurationError, ModelUnavailableError
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
-__all__ = ["ACCEPTED_SPECS", "default_model_spec", "describe_model_error", "load_chat_model"]
+__all__ = ["ACCEPTED_SPECS", "FREE_REPLIES", "default_model_spec", "describe_model_error", "load_chat_model"]
 
 ACCEPTED_SPECS = "openai:<model> (e.g. openai:gpt-4o-mini), local, or local:/path/to/model.gguf"
+FREE_REPLIES = "autoagent_free_replies"  # true in a chat model's metadata: its replies are never held to a schema
 DEFAULT_OPENAI_SPEC = "openai:gpt-4o-mini"
 
 

@@ -3,12 +3,14 @@ to a JSON schema in whichever form the server takes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import LanguageModelInput
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolCall
+from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
@@ -57,15 +59,20 @@ class ChatOpenAICompatible(ChatOpenAI):
     ) -> Iterator[ChatGenerationChunk]:
         """The streamed reply; a schema form the server refuses is replaced by the next one, and remembered."""
         while True:
-            started = False
+            started, text, called = False, [], False
             try:
                 for chunk in super()._stream(messages, stop, run_manager, **kwargs):
                     started = True
+                    text.append(chunk.text)
+                    called = called or bool(getattr(chunk.message, "tool_call_chunks", None))
                     yield chunk
-                return
             except Exception as err:
                 if started or not self._next_schema_form(err, kwargs):
                     raise
+                continue
+            if not called:
+                yield from _calls_written_as_text("".join(text), kwargs)
+            return
 
     def _generate(
         self,
@@ -77,10 +84,17 @@ class ChatOpenAICompatible(ChatOpenAI):
         """The whole reply; a schema form the server refuses is replaced by the next one, and remembered."""
         while True:
             try:
-                return super()._generate(messages, stop, run_manager, **kwargs)
+                result = super()._generate(messages, stop, run_manager, **kwargs)
+                break
             except Exception as err:
                 if not self._next_schema_form(err, kwargs):
                     raise
+        message = result.generations[0].message
+        written = isinstance(message, AIMessage) and not message.tool_calls
+        calls = _calls_in_text(message.text, kwargs) if written else []
+        if calls:
+            result.generations[0].message = message.model_copy(update={"tool_calls": calls})
+        return result
 
     def _next_schema_form(self, err: Exception, kwargs: dict[str, Any]) -> bool:
         """Move to the next schema form when `err` is the server refusing this one; False when it is not."""
@@ -92,3 +106,20 @@ class ChatOpenAICompatible(ChatOpenAI):
             return False
         self._schema_form = SCHEMA_FORMS[SCHEMA_FORMS.index(self._schema_form) + 1]
         return True
+
+
+def _calls_in_text(text: str, kwargs: dict[str, Any]) -> list[ToolCall]:
+    """The tool calls a reply wrote as text (`{"name": ..., "arguments": ...}`), as llama-cpp-python's server
+    returns Qwen's calls; none when no tool is bound."""
+    from autoagent.llm.llama_messages import tool_calls_in_text
+
+    names = {tool.get("function", {}).get("name") for tool in kwargs.get("tools") or [] if isinstance(tool, dict)}
+    return tool_calls_in_text(text, {name for name in names if name}) if names else []
+
+
+def _calls_written_as_text(text: str, kwargs: dict[str, Any]) -> Iterator[ChatGenerationChunk]:
+    """A last chunk carrying the tool calls a streamed reply wrote as text; nothing when it wrote none."""
+    chunks = [tool_call_chunk(name=call["name"], args=json.dumps(call["args"]), id=call["id"], index=index)
+              for index, call in enumerate(_calls_in_text(text, kwargs))]
+    if chunks:
+        yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=chunks))
