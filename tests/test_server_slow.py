@@ -77,7 +77,7 @@ def test_the_server_stops_a_capped_reply_at_the_cap(server: LlamaServer) -> None
     started = time.monotonic()
     reply = invoke_model(model, [HumanMessage("Count from 1 to 500, one number a line.")], Usage(), reply_tokens=8)
     assert reply.response_metadata["finish_reason"] == "length"
-    assert len(reply.text.split()) <= 8 and time.monotonic() - started < 30
+    assert len(reply.text.split()) <= 8 and time.monotonic() - started < 120  # 30 s measured on 2 busy cores
 
 
 def test_a_schema_held_reply_is_valid_json_in_llama_cpp_pythons_form(server: LlamaServer) -> None:
