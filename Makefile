@@ -5,14 +5,26 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TASK ?= What is 1234 * 5678 + 17?
 
-.PHONY: demo test lint install clean bench
+# llama.cpp is built for one instruction set on every x86-64 machine (AVX2, FMA, F16C), not for the CPU it is built
+# on: the same tokens on AVX2-only and AVX-512 machines, and no AMX kernels, which crash where a virtual machine
+# reports AMX without enabling it. The wheel is kept per flag set, so a later install skips the build.
+LLAMA_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
+	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+WHEELS ?= $(HOME)/.cache/autoagent/wheels/$(shell echo '$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS)' | cksum | cut -d' ' -f1)
+
+.PHONY: demo test lint install clean bench bench-success
 
 install: $(STAMP)
 
-# The first install builds llama-cpp-python from source (about 5 minutes on 2 cores); pip caches the wheel.
+# The first install builds llama-cpp-python from source (about 5 minutes on 2 cores); the wheel is kept in $(WHEELS).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	ls $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps --no-cache-dir --progress-bar off \
+		-w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"
+	$(BIN)/python -m pip install --progress-bar off $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/python -m pip install --progress-bar off -e '.[local,dev]'
 	touch $(STAMP)
 
@@ -30,6 +42,10 @@ test: lint
 # bench/RESULTS.md in about 10 minutes. BENCH_SKIP_LOCAL=1 skips the embedded-model section.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Task success of the embedded agent on bench/tasks.py, per protocol and plan mode, into bench/RESULTS.md.
+bench-success: $(STAMP)
+	$(BIN)/python bench/success.py --results bench/RESULTS.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info

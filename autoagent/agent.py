@@ -13,8 +13,10 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from .approval import is_read_only
 from .budget import Budget, BudgetGuard, price_of
 from .context import fit_turn, prompt_limit
 from .errors import AutoAgentError
@@ -25,10 +27,11 @@ from .metering import Meter
 from .model_call import merge_callbacks
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
-from .reply import ReplyParseError
+from .reply import ReplyParseError, ThoughtAndAction
 from .reply_caps import ReplyCaps, ensure_whole
 from .steps import RunResult, Step, StepKind, StopReason
 from .toolbox import Toolbox
+from .verify import Objection, answer_from_observations, object_to_finish, object_to_rewrite, usable_answer
 
 if TYPE_CHECKING:
     from .approval import Approver
@@ -91,6 +94,7 @@ class AutoGPT:
         self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
         self._model = self.protocol.model(llm)
         self._strict_model = self.protocol.strict_model(llm)  # for the retry after an unreadable reply
+        self._acting_model = self.protocol.strict_model(llm, finish=False)  # after a finish was sent back
         self._finish = self.prompts.build("finish_instruction", **identity)
         self.last_run: RunResult | None = None
 
@@ -157,15 +161,16 @@ class AutoGPT:
             events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
+        raised: set[str] = set()  # the reasons a finish was sent back this run: each is said once
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started = time.monotonic()
             turn = Turn(task, long_term, memory, rethink)
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
-            model = self._strict_model if failures and self._strict_model is not None else self._model
+            model = self._model_for(result.steps, failures)
             reply, tokens = meter.call(model, messages, self.reply_caps.step)
-            step, stop = self._take_step(number, reply, loops, events, meter.callbacks)
+            step, stop = self._take_step(number, reply, turn, result.steps, raised, loops, events, meter.callbacks)
             step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
                            output_tokens=tokens[1])
             result.steps.append(step)
@@ -174,6 +179,8 @@ class AutoGPT:
             self._report(step, events)
             failures = failures + 1 if step.kind is StepKind.PARSE_ERROR else 0
             if stop is not None:
+                if stop is StopReason.STEP_FAILED:
+                    result.stop_detail = "the model finished, but no tool it ran succeeded"
                 return stop
             if failures > self.max_parse_retries:
                 return StopReason.UNPARSEABLE
@@ -186,8 +193,20 @@ class AutoGPT:
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
+    def _model_for(self, steps: Sequence[Step], failures: int) -> Runnable[Any, BaseMessage]:
+        """The model as this step calls it: held to a tool call right after a finish was sent back (where the
+        backend can be held), to the reply format after an unreadable reply, else as the protocol binds it."""
+        sent_back = bool(steps) and steps[-1].kind is StepKind.REJECTED and steps[-1].decision is not None \
+            and steps[-1].decision.is_finish()
+        if sent_back and self._acting_model is not None:
+            return self._acting_model
+        if failures and self._strict_model is not None:
+            return self._strict_model
+        return self._model
+
     def _take_step(
-        self, number: int, message: BaseMessage, loops: LoopGuard, events: RunObserver, callbacks: Callbacks
+        self, number: int, message: BaseMessage, turn: Turn, steps: Sequence[Step], raised: set[str],
+        loops: LoopGuard, events: RunObserver, callbacks: Callbacks,
     ) -> tuple[Step, StopReason | None]:
         """Read the reply and act on it; return the step and, when the run must end, why."""
         reply = message.text
@@ -197,7 +216,16 @@ class AutoGPT:
         except ReplyParseError as err:
             return Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), success=False), None
         if decision.is_finish():
-            return Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED
+            objection = object_to_finish(turn.task, steps, raised)
+            if objection is None:
+                return Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED
+            raised.add(objection.template)
+            stop = StopReason.STEP_FAILED if objection.final else None
+            return self._rejected(number, reply, decision, objection), stop
+        tool = self.toolbox.find(decision.action.name)
+        objection = object_to_rewrite(decision.action, steps, writes=tool is not None and not is_read_only(tool))
+        if objection is not None:
+            return self._rejected(number, reply, decision, objection), None
         loop = loops.check(decision.action)
         if loop is not None:
             note = self.prompts.render(
@@ -205,24 +233,29 @@ class AutoGPT:
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return step, StopReason.LOOP_DETECTED if loop.stop else None
-        events.on_tool_start(decision.action)
+        events.on_tool_start(decision.action, decision)
         outcome = self.toolbox.run(decision.action, callbacks)
         return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
+
+    def _rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:
+        """A step whose action was not taken, with the note the model reads about why."""
+        note = self.prompts.render(objection.template, **objection.variables).strip()
+        return Step(number, StepKind.REJECTED, reply, decision, note, success=False)
 
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
         """The final answer: the one a finishing reply carries, else the finish prompt's; after a spent
         budget no model call is made and the last good observation stands."""
         if result.stop_reason is StopReason.BUDGET:
-            good = [step for step in result.steps if step.kind is StepKind.ACTION and step.success]
-            return good[-1].observation.strip() if good else ""
+            return answer_from_observations(result.steps)
         decision = result.steps[-1].decision if result.finished else None
         carried = self.protocol.final_answer(decision) if decision else None
         if carried:
-            return carried
+            return usable_answer(carried, result.steps)
         if result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
             prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
-                                   short_term_memory=memory.render(self.prompts))
-            return meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text.strip()
+                                   short_term_memory=_results(memory).render(self.prompts))
+            answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
+            return usable_answer(answer, result.steps)
         return ""
 
     def _recall(self, task: str) -> str:
@@ -258,6 +291,16 @@ class AutoGPT:
         if self.on_step is not None:
             self.on_step(step)
         events.on_step(step)
+
+
+def _results(memory: ShortTermMemory) -> ShortTermMemory:
+    """The steps in `memory` whose tool ran: what the final answer is written from (finishes, refusals and
+    unreadable replies only distract a small model into copying them)."""
+    results = ShortTermMemory(max(len(memory), 1))
+    for step in memory:
+        if step.kind is StepKind.ACTION:
+            results.add(step)
+    return results
 
 
 def _model_name(llm: BaseChatModel) -> str:

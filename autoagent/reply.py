@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import json_repair
@@ -93,6 +94,37 @@ class ThoughtAndAction(BaseModel):
         return self.action.name.strip().upper() == FINISH
 
 
+def action_schema(tools: Mapping[str, dict[str, Any]], finish: bool = True) -> dict[str, Any]:
+    """An action that is one of `tools` (name: its argument schema) with arguments of that schema, or FINISH
+    unless `finish` is False."""
+    choices = dict(tools)
+    if finish:
+        choices[FINISH] = {"type": "object", "properties": {}, "additionalProperties": False}
+    return {"anyOf": [_one_action(name, args) for name, args in choices.items()]}
+
+
+def _one_action(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The action calling `name`: its arguments exactly as the tool declares them (any object for a schema with
+    references, which a nested grammar can't resolve)."""
+    if "$ref" in json.dumps(args) or args.get("type", "object") != "object":
+        arguments: dict[str, Any] = {"type": "object"}
+    else:
+        properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
+        arguments = {"type": "object", "properties": properties, "required": list(args.get("required", [])),
+                     "additionalProperties": False}
+    return {"type": "object", "properties": {"name": {"const": name}, "args": arguments},
+            "required": ["name", "args"], "additionalProperties": False}
+
+
+def _plain(schema: Any) -> Any:
+    """A property schema without the keys a grammar does not use (titles, descriptions, defaults)."""
+    if isinstance(schema, dict):
+        return {key: _plain(value) for key, value in schema.items() if key not in ("title", "description", "default")}
+    if isinstance(schema, list):
+        return [_plain(item) for item in schema]
+    return schema
+
+
 def _example(model: type[BaseModel]) -> dict[str, Any]:
     """An example object built from each field's first example."""
     example: dict[str, Any] = {}
@@ -158,13 +190,17 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
         except ValidationError as err:
             raise ReplyParseError(describe_validation_error(err), text) from err
 
-    def json_schema(self) -> dict[str, Any]:
-        """The reply's JSON schema, from the models, for constrained decoding; a compact thought is bounded
-        so a rambling model still closes its object."""
-        if not self.compact:
+    def json_schema(self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True) -> dict[str, Any]:
+        """The reply's JSON schema, from the models, for constrained decoding. A compact thought is bounded so a
+        rambling model still reaches its action; with `tools` (name: argument schema) the action is one of them,
+        with its own arguments, or FINISH (unless `finish` is False)."""
+        if not self.compact and tools is None:
             return ThoughtAndAction.model_json_schema(mode="serialization")
-        thought = {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS}
-        action = Action.model_json_schema(mode="serialization")
+        thought: dict[str, Any] = (
+            {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS} if self.compact
+            else Thought.model_json_schema(mode="serialization")
+        )
+        action = Action.model_json_schema(mode="serialization") if tools is None else action_schema(tools, finish)
         return {"type": "object", "properties": {"thought": thought, "action": action},
                 "required": ["thought", "action"]}
 

@@ -17,6 +17,7 @@ class StepKind(str, Enum):
     PARSE_ERROR = "parse_error"  # the reply could not be parsed; the model was told why
     REPEATED = "repeated"  # the action repeated an earlier one; the model was asked to rethink
     FINISH = "finish"  # the model chose FINISH
+    REJECTED = "rejected"  # not taken (a finish no result supports, a rewrite of a file just written); the model was told why
 
 
 class StopReason(str, Enum):
@@ -38,7 +39,7 @@ class StopReason(str, Enum):
             StopReason.MAX_STEPS: "the step limit was reached before the task was finished",
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
-            StopReason.STEP_FAILED: "a step of the plan failed",
+            StopReason.STEP_FAILED: "a step failed",
             StopReason.BUDGET: "a budget was spent",
             StopReason.ERROR: "the model or a service it needs failed",
             StopReason.INTERRUPTED: "the run was interrupted",

@@ -101,6 +101,12 @@ class Toolbox:
         tool = self.tools[name]
         return f"{_signature(tool)}: {' '.join(tool.description.split())}"
 
+    def args_schema(self, name: str) -> dict[str, Any]:
+        """The JSON schema of a tool's arguments (built once: a tool's schema does not change)."""
+        if name not in self._schemas:
+            self._schemas[name] = _json_schema(self.tools[name])
+        return self._schemas[name]
+
     def find(self, name: str) -> BaseTool | None:
         """The tool called `name`, also in another letter case (models often capitalise)."""
         return self.tools.get(name) or self._by_folded_name(name)
@@ -156,9 +162,7 @@ class Toolbox:
         """Exactly which arguments are missing, unexpected or of the wrong type; None when all is well."""
         if tool.args_schema is None:
             return None if len(args) <= 1 else f"{tool.name} takes one text argument"
-        if tool.name not in self._schemas:  # a tool's schema does not change: build its JSON schema once
-            self._schemas[tool.name] = _json_schema(tool)
-        schema = self._schemas[tool.name]
+        schema = self.args_schema(tool.name)
         expected = set(schema.get("properties", {}))
         missing = [name for name in schema.get("required", []) if name not in args]
         unexpected = [name for name in args if name not in expected]

@@ -85,7 +85,7 @@ def test_a_failing_step_stops_with_a_clear_report() -> None:
     run = agent.execute("hi")
     assert run.stop_reason is StopReason.STEP_FAILED
     assert len(run.steps) == 2 and run.answer == ""
-    assert run.describe_stop() == "a step of the plan failed: step 2 (refuse): refuse failed: ValueError: " \
+    assert run.describe_stop() == "a step failed: step 2 (refuse): refuse failed: ValueError: " \
                                   "cannot handle 'HI'"
 
 

@@ -44,9 +44,10 @@ class Protocol(ABC):
         """The model as this protocol calls it (with tools bound, or stop sequences)."""
         return llm
 
-    def strict_model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage] | None:
-        """The model constrained to replies this protocol can read, used after an unreadable reply;
-        None where the model or the protocol offers no such thing."""
+    def strict_model(self, llm: BaseChatModel, finish: bool = True) -> Runnable[Any, BaseMessage] | None:
+        """The model constrained to replies this protocol can read (to a tool call, not a finish, when `finish` is
+        False), used after an unreadable reply or a finish sent back; None where the model or the protocol offers
+        no such thing."""
         return None
 
     def fixed_tokens(self) -> int:

@@ -8,6 +8,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..llm.constrained import bind_json_schema
 from ..prompts import PromptTemplateBuilder
 from ..reply import ThoughtActionParser, ThoughtAndAction
 from ..toolbox import Toolbox
@@ -34,14 +35,17 @@ class ThoughtActionProtocol(TextProtocol):
         """The generated example and field meanings, wrapped by json_format.templ."""
         return self.prompts.render(self.format_template, schema=self.parser.get_format_instructions()).strip()
 
-    def strict_model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage] | None:
-        """The embedded model held to the reply's JSON schema by llama.cpp's grammar: always valid, about
-        1.3-2x slower, so only for the retry after an unreadable reply."""
-        from ..llm.local import ChatLocalLlama
+    def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
+        """The model held from the first reply to a reply this protocol reads (one of the tools with its own
+        arguments, or FINISH) where the backend offers constrained decoding; else free."""
+        return self.strict_model(llm) or llm
 
-        if not isinstance(llm, ChatLocalLlama):
-            return None
-        return llm.bind(response_format={"type": "json_object", "schema": self.parser.json_schema()})
+    def strict_model(self, llm: BaseChatModel, finish: bool = True) -> Runnable[Any, BaseMessage] | None:
+        """The model held to the reply's JSON schema (the tool names and each tool's arguments; FINISH unless
+        `finish` is False) by the backend's constrained decoding (llama.cpp's grammar for the embedded model);
+        None where it has none."""
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
+        return bind_json_schema(llm, self.parser.json_schema(tools, finish))
 
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """Parse the Thought/Action object."""

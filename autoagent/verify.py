@@ -1,0 +1,124 @@
+"""A run earns "finished": a finish that no result supports is sent back, a rewrite of a file the run already
+wrote is questioned, and an answer that is only the reply format's JSON is replaced by what the tools observed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import json_repair
+
+from .fence import unfenced
+from .reply import Action
+from .steps import Step, StepKind
+
+TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
+FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
+# A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
+_MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
+_ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
+_FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
+
+
+@dataclass(frozen=True)
+class Objection:
+    """Why an action is not taken as it stands: the template the model reads, and its variables."""
+
+    template: str
+    variables: dict[str, str]
+    final: bool = False  # the model was already told once: the run ends unfinished
+
+
+def ran(steps: Sequence[Step]) -> list[Step]:
+    """The steps whose tool actually ran (successfully or not)."""
+    return [step for step in steps if step.kind is StepKind.ACTION]
+
+
+def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
+    """Why finishing now is not earned, each reason said once a run (`raised`: the ones already said): no tool
+    has succeeded; the tool just run failed; a number or file name the task gives was never used. A finish after
+    that stands, except when tools ran and none succeeded: then the task was plainly not done."""
+    actions = ran(steps)
+    succeeded = [step for step in actions if step.success]
+    if not succeeded:
+        if "premature_finish" not in raised:
+            return Objection("premature_finish", {})
+        return Objection("premature_finish", {}, final=True) if actions else None
+    if not actions[-1].success and steps[-1].kind is StepKind.ACTION and "failed_finish" not in raised:
+        return Objection("failed_finish", {"number": str(actions[-1].number)})
+    unused = unused_mentions(task, succeeded)
+    if unused and "unused_mentions" not in raised:
+        return Objection("unused_mentions", {"items": ", ".join(unused)})
+    return None
+
+
+def mentions(task: str) -> list[str]:
+    """The numbers and file names a task gives, in order, each once."""
+    return list(dict.fromkeys(match.group(0) for match in _MENTION.finditer(task)))
+
+
+def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
+    """What the task gives that no successful action took as an argument: a part of the task not yet done."""
+    used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
+                    if step.action is not None)
+    return [item for item in mentions(task) if item.lower() not in used]
+
+
+def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+    """Why a side-effecting action is questioned: it writes a file this run already wrote (a small model copies
+    "Wrote 5 characters" into the file it just wrote). Asked once per file; the same action again runs."""
+    if not writes:
+        return None
+    target = _target(action)
+    if target is None:
+        return None
+    for step in steps:
+        if step.kind is StepKind.REJECTED and step.action is not None and _target(step.action) == target:
+            return None  # already asked: the model insists
+    earlier = [step for step in ran(steps) if step.success and step.action is not None
+               and _target(step.action) == target and step.action.name == action.name]
+    if not earlier:
+        return None
+    return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
+
+
+def _target(action: Action) -> str | None:
+    """The file an action writes to, as the model named it."""
+    for key in TARGET_ARGS:
+        value = action.args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip().lstrip("./")
+    return None
+
+
+def is_format_json(text: str) -> bool:
+    """True when `text` is the reply format (its JSON, an action line, a step copied), not an answer for people."""
+    stripped = _FENCE.sub("", text.strip()).strip()
+    if _ECHO.match(stripped):
+        return True
+    if not stripped.startswith("{"):
+        return False
+    try:
+        data = json_repair.loads(stripped)
+    except (ValueError, RecursionError):
+        return False
+    if isinstance(data, list):
+        data = next((item for item in data if isinstance(item, dict)), {})
+    return isinstance(data, dict) and bool(FORMAT_KEYS & set(data))
+
+
+def answer_from_observations(steps: Sequence[Step]) -> str:
+    """The last successful tool observation: what the run found, when no answer could be written."""
+    good = [step for step in ran(steps) if step.success and step.observation.strip()]
+    return unfenced(good[-1].observation).strip() if good else ""
+
+
+def usable_answer(text: str, steps: Sequence[Step]) -> str:
+    """`text` when it is an answer; else (empty, or format JSON) the last good observation."""
+    text = text.strip()
+    if text and not is_format_json(text):
+        return text
+    return answer_from_observations(steps)
+

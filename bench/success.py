@@ -1,0 +1,191 @@
+"""Task success of the agent on bench/tasks.py: each task run as the CLI runs it (`--yes --no-memory`), then
+the answer and the workspace checked.
+
+Run: .venv/bin/python bench/success.py [--configs json,tools,react,plan] [--model local] [--base-url URL]
+         [--tasks name,name] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
+A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
+says finished but the check fails. Writes one JSON line per run and, with --results, the table into RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import re
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tasks import TASKS, Task, prepare
+
+from autoagent import Settings, build_agent
+from autoagent.steps import StepKind
+
+BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
+
+
+@dataclass
+class Outcome:
+    """One task under one config."""
+
+    config: str
+    task: str
+    success: bool
+    finished: bool
+    problem: str
+    stop_reason: str
+    steps: int
+    seconds: float
+    actions: list[str]
+    answer: str
+    trace: list[str]
+
+    @property
+    def false_success(self) -> bool:
+        """Said finished, but the outcome is wrong."""
+        return self.finished and not self.success
+
+
+def run_task(task: Task, config: str, model: str, base_url: str | None, root: Path) -> Outcome:
+    """Run one task in a fresh workspace and check it."""
+    workspace = root / f"{config}-{task.name}"
+    prepare(task, workspace)
+    mode, protocol = ("plan", "json") if config == "plan" else ("loop", config)
+    settings = Settings(model=model, base_url=base_url, workspace=workspace, lang=task.lang, protocol=protocol,
+                        mode=mode, use_memory=False, yes=True)
+    agent = build_agent(settings)
+    started = time.monotonic()
+    try:
+        result = agent.execute(task.text)
+        answer, finished, reason = result.answer, result.finished, result.stop_reason.value
+        steps = result.steps
+    except Exception as err:  # a run that raises is a failure of the run, recorded as such
+        answer, finished, reason, steps = f"{type(err).__name__}: {err}", False, "error", []
+    seconds = time.monotonic() - started
+    problem = task.check(answer, workspace) or ""
+    actions = [step.action.name if step.action else step.kind.value for step in steps]
+    trace = [f"{step.kind.value} {step.action.name if step.action else ''} "
+             f"{json.dumps(step.action.args, ensure_ascii=False)[:120] if step.action else step.reply[:120]!r} -> "
+             f"{step.observation[:100]!r}" for step in steps]
+    return Outcome(config, task.name, not problem, finished, problem, reason,
+                   sum(1 for step in steps if step.kind is not StepKind.PARSE_ERROR) or len(steps),
+                   round(seconds, 2), actions, answer[:300], trace)
+
+
+def summarise(outcomes: list[Outcome]) -> dict[str, float]:
+    """Rates and medians over one config's outcomes."""
+    count = len(outcomes)
+    return {
+        "tasks": count,
+        "success": sum(o.success for o in outcomes) / count,
+        "false_success": sum(o.false_success for o in outcomes) / count,
+        "median_steps": statistics.median(o.steps for o in outcomes),
+        "median_seconds": statistics.median(o.seconds for o in outcomes),
+    }
+
+
+def table(by_config: dict[str, list[Outcome]], label: str) -> str:
+    """The Markdown table of one benchmark run."""
+    lines = [f"| {label} | tasks | task success | false success | median steps | median s/task |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for config, outcomes in by_config.items():
+        s = summarise(outcomes)
+        name = "plan mode" if config == "plan" else f"loop, `--protocol {config}`"
+        lines.append(f"| {name} | {s['tasks']} | {s['success']:.0%} | {s['false_success']:.0%} | "
+                     f"{s['median_steps']:g} | {s['median_seconds']:.1f} |")
+    return "\n".join(lines)
+
+
+def failures(by_config: dict[str, list[Outcome]]) -> str:
+    """What went wrong, one line per failed task."""
+    lines = []
+    for config, outcomes in by_config.items():
+        for o in outcomes:
+            if not o.success:
+                flag = " **(said finished)**" if o.false_success else ""
+                lines.append(f"- `{config}` {o.task}: {o.stop_reason}{flag}; {o.problem}; actions "
+                             f"{' → '.join(o.actions) or '-'}")
+    return "\n".join(lines) or "- none"
+
+
+def write_results(path: Path, section: str) -> None:
+    """Replace the task-success section of RESULTS.md (or append it)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{BEGIN}\n{section}\n{END}"
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def limit_threads(threads: int) -> None:
+    """Run the embedded model on `threads` threads (two agents measured side by side on 2 cores: one each, since
+    llama.cpp's spinning threads slow to a crawl when they outnumber the cores)."""
+    from autoagent.llm import local
+
+    open_llama = local._open_llama
+    local._open_llama = lambda path, n_ctx, _: open_llama(path, n_ctx, threads)  # type: ignore[assignment]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--configs", default="json,tools,react,plan")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--base-url", default=None)
+    parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
+    parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
+    parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
+    parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads for the embedded model (0: all)")
+    parser.add_argument("--hybrid", action="store_true",
+                        help="experiment: free first replies, constrained only after an unreadable one")
+    parser.add_argument("--label", default="", help="a heading for this run in RESULTS.md")
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)
+    if args.threads:
+        limit_threads(args.threads)
+    if args.hybrid:
+        from autoagent.protocols.thought_action import ThoughtActionProtocol
+
+        ThoughtActionProtocol.model = lambda self, llm: llm  # type: ignore[method-assign]
+    chosen = {name for name in args.tasks.split(",") if name}
+    tasks = [task for task in TASKS if not chosen or task.name in chosen]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    by_config: dict[str, list[Outcome]] = {}
+    started = time.time()
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp, args.out.open("a", encoding="utf-8") as out:
+        for config in args.configs.split(","):
+            for task in tasks:
+                outcome = run_task(task, config, args.model, args.base_url, Path(tmp))
+                by_config.setdefault(config, []).append(outcome)
+                out.write(json.dumps(asdict(outcome), ensure_ascii=False) + "\n")
+                out.flush()
+                mark = "ok " if outcome.success else ("FALSE" if outcome.false_success else "fail")
+                print(f"{config:6} {mark:5} {task.name:20} {outcome.stop_reason:14} {outcome.seconds:6.1f}s "
+                      f"{' > '.join(outcome.actions)} | {outcome.problem}", file=sys.stderr, flush=True)
+    report = table(by_config, args.label or "config")
+    print(report)
+    print(failures(by_config))
+    if args.results:
+        command = "python bench/success.py " + " ".join(sys.argv[1:])
+        section = (f"## Task success ({args.model}{' at ' + args.base_url if args.base_url else ''})\n\n"
+                   f"`{command}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime(started))} UTC, "
+                   f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+                   f"{args.threads or os.cpu_count()} llama.cpp threads, load {load:.1f} at "
+                   f"the start: {len(tasks)} tasks from `bench/tasks.py`, each run as `autoagent --yes --no-memory` "
+                   "runs it. False success: the run said finished but the check failed.\n\n"
+                   f"{report}\n\nFailed tasks:\n\n{failures(by_config)}")
+        write_results(args.results, section)
+
+
+if __name__ == "__main__":
+    main()

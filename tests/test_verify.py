@@ -1,0 +1,154 @@
+"""A run earns "finished": unsupported finishes are sent back, rewrites questioned, format JSON never the answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableLambda
+from langchain_core.tools import tool
+
+from autoagent import AutoGPT
+from autoagent.steps import StepKind, StopReason
+from autoagent.tools import file_tools
+from autoagent.verify import is_format_json, mentions, usable_answer
+
+from .scripted import ScriptedChatModel, act
+
+
+@tool
+def multiply(a: int, b: int) -> str:
+    """Multiply two integers."""
+    return str(a * b)
+
+
+@tool
+def explode(reason: str) -> str:
+    """A tool that always fails."""
+    raise RuntimeError(f"boom: {reason}")
+
+
+def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
+    llm = ScriptedChatModel(replies=list(replies))
+    return AutoGPT(llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
+
+
+def test_a_finish_before_any_tool_ran_is_sent_back_once() -> None:
+    agent, llm = agent_with(act("FINISH"), act("multiply", a=6, b=7), act("FINISH"), "It is 42.")
+
+    result = agent.execute("What is 6 times 7?")
+
+    assert [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
+    assert result.finished and result.answer == "It is 42."
+    assert "no tool has run successfully" in llm.prompts[1]
+
+
+def test_a_second_finish_with_no_tool_stands_for_a_task_that_needs_none() -> None:
+    agent, _ = agent_with(act("FINISH"), act("FINISH"), "Hello to you too.")
+
+    result = agent.execute("Say hello.")
+
+    assert result.finished and [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.FINISH]
+
+
+def test_finishing_when_every_tool_failed_is_not_finished() -> None:
+    agent, _ = agent_with(act("rename_file", src="a"), act("FINISH"), act("FINISH"), "Renamed.")
+
+    result = agent.execute("Rename a to b.")
+
+    assert not result.finished and result.stop_reason is StopReason.STEP_FAILED
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.REJECTED]
+
+
+def test_a_finish_right_after_a_failed_action_is_sent_back() -> None:
+    agent, llm = agent_with(act("multiply", a=2, b=3), act("explode", reason="x"), act("FINISH"),
+                            act("FINISH"), "6")
+
+    result = agent.execute("task")
+
+    assert [step.kind for step in result.steps][-2:] == [StepKind.REJECTED, StepKind.FINISH]
+    assert "the action of step 2 failed" in llm.prompts[3]
+    assert result.finished
+
+
+def test_rewriting_a_file_the_run_just_wrote_is_questioned_once(tmp_path: Path) -> None:
+    tools = file_tools(tmp_path)
+    agent, llm = agent_with(act("write_file", path="hi.txt", content="hello"),
+                            act("write_file", path="hi.txt", content="5"), act("FINISH"), "Done.", tools=tools)
+
+    result = agent.execute("Write the word hello into a file named hi.txt.")
+
+    assert (tmp_path / "hi.txt").read_text() == "hello"
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.FINISH]
+    assert "already wrote hi.txt" in llm.prompts[2]
+
+
+def test_the_model_may_insist_on_a_rewrite(tmp_path: Path) -> None:
+    tools = file_tools(tmp_path)
+    again = act("write_file", path="hi.txt", content="hello!")
+    agent, _ = agent_with(act("write_file", path="hi.txt", content="hello"), again, again, act("FINISH"), "Done.",
+                          tools=tools)
+
+    agent.execute("Write hello into hi.txt, then make it hello!")
+
+    assert (tmp_path / "hi.txt").read_text() == "hello!"
+
+
+def test_format_json_from_the_finish_prompt_gives_way_to_the_observation() -> None:
+    format_json = "```json\n" + act("FINISH") + "\n```"
+    agent, _ = agent_with(act("multiply", a=1234, b=5678), act("FINISH"), format_json)
+
+    result = agent.execute("What is 1234 * 5678?")
+
+    assert result.answer == "7006652" and result.finished
+
+
+def test_format_json_is_recognised_and_real_answers_are_kept() -> None:
+    assert is_format_json(json.dumps({"thought": "done", "action": {"name": "FINISH", "args": {}}}))
+    assert is_format_json('{"action": {"name": "calculator"')
+    assert not is_format_json('{"total": 42}')
+    assert not is_format_json("The answer is 42.")
+    assert is_format_json("FINISH {}") and is_format_json("Action: calculator -> 42")
+    assert not is_format_json("Finished: hi.txt holds hello.")
+    assert usable_answer("  The answer is 42. ", []) == "The answer is 42."
+
+
+def test_a_finish_that_leaves_a_given_number_or_file_unused_is_sent_back_once(tmp_path: Path) -> None:
+    tools = [multiply, *file_tools(tmp_path)]
+    agent, llm = agent_with(act("multiply", a=345, b=12), act("FINISH"),
+                            act("write_file", path="result.txt", content="4140"), act("FINISH"), "Done.",
+                            tools=tools)
+
+    result = agent.execute("Compute 345 * 12 and write the result into a file named result.txt.")
+
+    assert "the task gives result.txt" in llm.prompts[2]
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
+                                                     StepKind.FINISH]
+    assert (tmp_path / "result.txt").read_text() == "4140" and result.finished
+
+
+def test_mentions_are_the_numbers_and_file_names_a_task_gives() -> None:
+    assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
+    assert mentions("What is 15% of 2480?") == ["15", "2480"]
+    assert mentions("10天后是几月几号") == ["10"]
+    assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
+
+
+def test_after_a_finish_is_sent_back_the_next_reply_is_held_to_a_tool_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    held: list[bool] = []
+
+    def strict_model(self: object, llm: object, finish: bool = True) -> RunnableLambda | None:
+        if finish:
+            return None
+        return RunnableLambda(lambda messages: held.append(True) or AIMessage(act("multiply", a=6, b=7)))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.ThoughtActionProtocol.strict_model", strict_model)
+    agent, llm = agent_with(act("FINISH"), act("FINISH"), "It is 42.")
+
+    result = agent.execute("What is 6 times 7?")
+
+    assert held == [True] and len(llm.calls) == 3  # FINISH (sent back), the held call, FINISH, the answer
+    assert [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
+    assert result.finished and result.answer == "It is 42."
