@@ -62,8 +62,10 @@ def test_finish_writes_the_answer_with_the_finish_prompt() -> None:
 
 
 def test_finish_is_case_insensitive() -> None:
-    agent, _ = make_agent(act("finish"), "nothing to do")
-    assert agent.execute("say hi").stop_reason is StopReason.FINISHED
+    agent, _ = make_agent(act("finish"), act("Finish"), "nothing to do")
+    run = agent.execute("say hi")
+    assert run.stop_reason is StopReason.FINISHED and run.answer == "nothing to do"
+    assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH]  # both read as FINISH
 
 
 def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
@@ -81,12 +83,13 @@ def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFix
 
 
 def test_unknown_tool_names_the_available_tools() -> None:
-    agent, _llm = make_agent(act("divide", a=1, b=2), act("FINISH"), "done")
+    agent, _llm = make_agent(act("divide", a=1, b=2), act("multiply", a=1, b=2), act("FINISH"), "done")
     run = agent.execute("divide")
     step = run.steps[0]
     assert not step.success
     assert "Unknown tool 'divide'" in step.observation
     assert "multiply" in step.observation and "FINISH" in step.observation
+    assert run.finished and run.steps[1].observation == "2"  # the model's mistake did not end the run
 
 
 def test_tool_name_in_another_case_still_runs() -> None:
@@ -103,7 +106,7 @@ def test_tool_name_in_another_case_still_runs() -> None:
     ],
 )
 def test_bad_arguments_are_named_exactly(args: dict[str, object], expected: str) -> None:
-    agent, _ = make_agent(act("multiply", **args), act("FINISH"), "done")
+    agent, _ = make_agent(act("multiply", **args), act("multiply", a=2, b=3), act("FINISH"), "done")
     step = agent.execute("multiply").steps[0]
     assert not step.success
     assert step.observation.startswith("Invalid arguments for multiply")
@@ -111,7 +114,7 @@ def test_bad_arguments_are_named_exactly(args: dict[str, object], expected: str)
 
 
 def test_failing_tool_becomes_a_truncated_observation() -> None:
-    agent, _ = make_agent(act("explode", reason="test"), act("FINISH"), "it failed")
+    agent, _ = make_agent(act("explode", reason="test"), act("multiply", a=1, b=1), act("FINISH"), "it failed")
     run = agent.execute("explode")
     step = run.steps[0]
     assert not step.success
@@ -191,13 +194,13 @@ def test_memory_retriever_fills_long_term_memory() -> None:
         def _get_relevant_documents(self, query: str, *, run_manager: object) -> list[Document]:
             return [Document(page_content=f"last time '{query}' was answered with 42")]
 
-    agent, llm = make_agent(act("FINISH"), "42", memory_retriever=Remembered())
+    agent, llm = make_agent(act("FINISH"), act("FINISH"), "42", memory_retriever=Remembered())
     agent.execute("the answer")
     assert "- last time 'the answer' was answered with 42" in llm.prompts[0]
 
 
 def test_empty_long_term_memory_renders_as_none() -> None:
-    agent, llm = make_agent(act("FINISH"), "ok")
+    agent, llm = make_agent(act("FINISH"), act("FINISH"), "ok")
     agent.execute("hi")
     assert "Memories of similar past tasks:\n(none)" in llm.prompts[0]
 
@@ -247,7 +250,7 @@ def test_a_failing_retriever_is_reported_and_the_run_goes_on(caplog: pytest.LogC
         def _get_relevant_documents(self, query: str, *, run_manager: object) -> list[Document]:
             raise ConnectionError("vector store unreachable")
 
-    agent, llm = make_agent(act("FINISH"), "ok", memory_retriever=Down())
+    agent, llm = make_agent(act("FINISH"), act("FINISH"), "ok", memory_retriever=Down())
     with caplog.at_level(logging.WARNING, logger="autoagent"):
         assert agent.run("hi") == "ok"
     assert "no memories recalled: ConnectionError: vector store unreachable" in caplog.text

@@ -262,7 +262,8 @@ def test_no_approver_means_no_approvals(tmp_path: Path) -> None:
 
 
 def test_a_denied_action_is_an_observation_and_the_run_goes_on(terminal: Terminal, tmp_path: Path) -> None:
-    llm = ScriptedChatModel(replies=[act("write_file", path="a.txt", content="A"), act("FINISH"), "Not written."])
+    llm = ScriptedChatModel(replies=[act("write_file", path="a.txt", content="A"), act("search_files", pattern="a.txt"),
+                                     act("FINISH"), "Not written."])
     agent = AutoGPT(llm=llm, tools=default_tools(tmp_path / "ws"))
     agent.toolbox.approver = terminal.approver()
     terminal.type("n")
@@ -270,4 +271,5 @@ def test_a_denied_action_is_an_observation_and_the_run_goes_on(terminal: Termina
     assert result.finished and result.answer == "Not written."
     assert result.steps[0].observation == DENIED and not result.steps[0].success
     assert DENIED in llm.prompts[1]
+    assert result.steps[1].success  # the next (read-only) action ran without asking
     assert not (tmp_path / "ws" / "a.txt").exists()

@@ -34,13 +34,13 @@ def test_one_shot_answer_on_stdout_trace_on_stderr(backend: FakeBackend, tmp_pat
 
 
 def test_quiet_prints_the_answer_and_only_a_summary_line(backend: FakeBackend) -> None:
-    result = invoke(["--quiet", "hi"], [act("FINISH"), "hello"], backend)
+    result = invoke(["--quiet", "hi"], [act("FINISH"), act("FINISH"), "hello"], backend)
     assert result.exit_code == 0 and result.stdout == "hello\n"
-    assert re.fullmatch(r"finished · 1 step · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
+    assert re.fullmatch(r"finished · 2 steps · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
 
 
 def test_words_of_the_task_are_joined(backend: FakeBackend) -> None:
-    invoke(["--quiet", "what", "is", "2+2?"], [act("FINISH"), "4"], backend)
+    invoke(["--quiet", "what", "is", "2+2?"], [act("FINISH"), act("FINISH"), "4"], backend)
     assert "Task: what is 2+2?" in backend.prompts[0]
 
 
@@ -67,32 +67,32 @@ def test_base_url_from_environment_is_ignored_for_the_local_model(
     backend: FakeBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
-    invoke(["--quiet", "--model", "local", "hi"], [act("FINISH"), "hi"], backend)
+    invoke(["--quiet", "--model", "local", "hi"], [act("FINISH"), act("FINISH"), "hi"], backend)
     assert backend.specs[0] == ("local", None)
 
 
 def test_chinese_prompts_and_custom_role(backend: FakeBackend) -> None:
-    invoke(["--quiet", "--lang", "zh", "--role", "一个计算助手。", "hi"], [act("FINISH"), "好"], backend)
+    invoke(["--quiet", "--lang", "zh", "--role", "一个计算助手。", "hi"], [act("FINISH"), act("FINISH"), "好"], backend)
     assert backend.prompts[0].startswith("你是AutoAgent，一个计算助手。")
 
 
 def test_prompts_dir_overrides_a_template(backend: FakeBackend, tmp_path: Path) -> None:
     (tmp_path / "constraints.templ").write_text("Only ever use the calculator.\n")
-    invoke(["--quiet", "--prompts-dir", str(tmp_path), "hi"], [act("FINISH"), "ok"], backend)
+    invoke(["--quiet", "--prompts-dir", str(tmp_path), "hi"], [act("FINISH"), act("FINISH"), "ok"], backend)
     assert "Only ever use the calculator." in backend.prompts[0]
 
 
 def test_repl_runs_each_line_and_quits(backend: FakeBackend) -> None:
-    replies = [act("calculator", expression="6*7"), act("FINISH"), "42", act("FINISH"), "bye"]
+    replies = [act("calculator", expression="6*7"), act("FINISH"), "42", act("FINISH"), act("FINISH"), "bye"]
     result = invoke(["--quiet"], replies, backend, stdin="What is 6*7?\n\nsay bye\nquit\nnever run\n")
     assert result.exit_code == 0
     assert result.stdout == "42\nbye\n"  # the prompts go to stderr
     assert result.stderr.count("autoagent> ") == 4
-    assert len(backend.prompts) == 5
+    assert len(backend.prompts) == 6
 
 
 def test_repl_leaves_on_end_of_input(backend: FakeBackend) -> None:
-    result = invoke(["--quiet"], [act("FINISH"), "done"], backend, stdin="task one\n")
+    result = invoke(["--quiet"], [act("FINISH"), act("FINISH"), "done"], backend, stdin="task one\n")
     assert result.exit_code == 0 and result.stdout == "done\n"
 
 
@@ -181,9 +181,9 @@ def test_sub_commands_beside_the_default_task_command(backend: FakeBackend) -> N
 
     group = DefaultCommandGroup(commands={"run": run, "hello": hello})
     assert CliRunner().invoke(group, ["hello"]).output == "hello there\n"
-    backend.replies.extend([act("FINISH"), "a task"])
+    backend.replies.extend([act("FINISH"), act("FINISH"), "a task"])
     assert CliRunner().invoke(group, ["--quiet", "hello world"]).stdout == "a task\n"
-    backend.replies[:] = [act("FINISH"), "explicit"]  # each model made gets a fresh copy of the script
+    backend.replies[:] = [act("FINISH"), act("FINISH"), "explicit"]  # each model made gets a fresh copy of the script
     assert CliRunner().invoke(group, ["run", "--quiet", "hello"]).stdout == "explicit\n"  # `run` frees the name
     help_text = CliRunner().invoke(group, ["--help"]).output
     assert "--max-steps" in help_text and "Commands:" in help_text and "Say hello." in help_text
@@ -214,7 +214,7 @@ def test_mode_plan_shows_the_plan_and_pipes_the_tools(backend: FakeBackend) -> N
 def test_mode_plan_failing_step_exits_non_zero_with_the_report(backend: FakeBackend) -> None:
     result = invoke(["--quiet", "--mode", "plan", "two plus"], ['["calculator"]', '{"expression": "2+"}'], backend)
     assert result.exit_code == exit_codes.NOT_FINISHED
-    assert "\nstopped: a step of the plan failed: step 1 (calculator): calculator failed:" in result.stderr
+    assert "\nstopped: a step failed: step 1 (calculator): calculator failed:" in result.stderr
     assert "--resume" not in result.stderr  # a plan-mode run starts over
 
 
@@ -234,12 +234,12 @@ def test_memory_is_remembered_then_recalled_by_a_later_run(
     listed = CliRunner().invoke(cli, ["memory", "list"])
     assert listed.exit_code == 0 and "convert 100 USD to EUR at rate 0.92" in listed.output
 
-    backend.replies[:] = [act("FINISH"), "184 EUR", "Converted 200 USD."]
+    backend.replies[:] = [act("calculator", expression="200*0.92"), act("FINISH"), "184 EUR", "Converted 200 USD."]
     second = invoke(["--quiet", "convert 200 USD to EUR at rate 0.92"], [], backend)
-    assert second.exit_code == 0
+    assert second.exit_code == 0 and second.stdout == "184 EUR\n"
     assert summary in backend.models[1].prompts[0]  # yesterday's run, recalled into today's prompt
 
-    backend.replies[:] = [act("FINISH"), "ok"]
+    backend.replies[:] = [act("calculator", expression="300*0.92"), act("FINISH"), "276 EUR"]
     invoke(["--quiet", "--no-memory", "convert 300 USD to EUR at rate 0.92"], [], backend)
     assert summary not in backend.models[2].prompts[0]
 
@@ -279,7 +279,8 @@ def test_ctrl_c_in_the_repl_stops_the_run_and_returns_to_the_prompt(
         return real_execute(self, task, verbose, **options)
 
     monkeypatch.setattr(AutoGPT, "execute", first_interrupted)
-    result = invoke(["--quiet"], [act("FINISH"), "second answer"], backend, stdin="first\nsecond\nquit\n")
+    replies = [act("FINISH"), act("FINISH"), "second answer"]
+    result = invoke(["--quiet"], replies, backend, stdin="first\nsecond\nquit\n")
     assert result.exit_code == 0 and calls == ["first", "second"]
     assert "stopped: the run was interrupted" in result.stderr and "second answer" in result.stdout
 

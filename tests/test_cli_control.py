@@ -23,10 +23,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_without_a_terminal_a_side_effecting_tool_is_refused(backend: FakeBackend, tmp_path: Path) -> None:
-    replies = [act("write_file", path="note.txt", content="hi"), act("FINISH"), "could not write"]
+    replies = [act("write_file", path="note.txt", content="hi"), act("list_files", path="."), act("FINISH"),
+               "could not write"]
     result = invoke(["--workspace", str(tmp_path), "write a note"], replies, backend)
 
-    assert result.exit_code == codes.OK
+    assert result.exit_code == codes.OK and result.stdout == "could not write\n"  # the refusal did not end the run
     assert not (tmp_path / "note.txt").exists()
     assert "needs the user's approval, but there is no terminal to ask" in backend.prompts[1]
 
@@ -83,7 +84,7 @@ def test_json_output_is_one_object_with_the_steps(backend: FakeBackend) -> None:
 
 
 def test_resume_refuses_a_finished_run_and_an_unknown_id(backend: FakeBackend) -> None:
-    invoke(["hi"], [act("FINISH"), "hello"], backend)
+    invoke(["hi"], [act("FINISH"), act("FINISH"), "hello"], backend)
     run_id = list_transcripts()[0].run_id
 
     finished = invoke(["--resume", run_id], [], backend)
@@ -141,7 +142,7 @@ def test_approvals_on_a_real_terminal_take_y_n_and_feedback(fake_openai: FakeOpe
     import time
 
     writes = [act("write_file", path=f"{name}.txt", content=name) for name in ("a", "b", "c")]
-    fake_openai.script(*writes, act("FINISH"), "wrote a and b")
+    fake_openai.script(*writes, act("FINISH"), act("FINISH"), "wrote a and b")  # the first FINISH: c was not run
     master, slave = pty.openpty()
     env = {**os.environ, "OPENAI_API_KEY": "test", "AUTOAGENT_RETRY_BASE_DELAY": "0.01", "TERM": "dumb"}
     command = [sys.executable, "-m", "autoagent", "--model", "openai:gpt-4o-mini", "--base-url", fake_openai.base_url,
@@ -182,14 +183,17 @@ def test_permissions_belong_to_the_invocation_not_the_run(backend: FakeBackend, 
 
     monkeypatch.setenv("AUTOAGENT_YES", "false")
     backend.replies.clear()  # each model made follows the script from its start
-    invoke(["--resume", run_id, "--max-steps", "3"], [write, act("FINISH"), "not written"], backend)
+    resumed = invoke(["--resume", run_id, "--max-steps", "3"], [write, act("FINISH"), act("FINISH"), "not written"],
+                     backend)
+    assert resumed.exit_code == codes.OK and resumed.stdout.endswith("not written\n")
     transcript = load_transcript(run_id)
     assert transcript.settings["yes"] is False and not (tmp_path / "note.txt").exists()
     assert "there is no terminal to ask" in transcript.steps[1].observation
 
     monkeypatch.setenv("AUTOAGENT_YES", "true")
     backend.replies.clear()
-    refused = invoke(["--no-yes", "--workspace", str(tmp_path), "write a note"], [write, act("FINISH"), "no"], backend)
+    replies = [write, act("list_files", path="."), act("FINISH"), "no"]
+    refused = invoke(["--no-yes", "--workspace", str(tmp_path), "write a note"], replies, backend)
     assert refused.exit_code == codes.OK and not (tmp_path / "note.txt").exists()
 
 

@@ -128,7 +128,8 @@ def test_a_cost_budget_uses_the_price_table_which_a_user_file_extends(isolated_h
 
 def test_an_unknown_price_is_said_rather_than_ignored() -> None:
     recorder = Recorder()
-    agent, _ = agent_for(act("FINISH"), "nothing to do", budget=Budget(max_cost=1.0), observers=[recorder])
+    agent, _ = agent_for(act("FINISH"), act("FINISH"), "nothing to do", budget=Budget(max_cost=1.0),
+                         observers=[recorder])
 
     result = agent.execute("task")
 

@@ -185,8 +185,9 @@ def test_recall_on_an_empty_store_does_not_load_the_embedding_model(tmp_path: Pa
 def test_a_plain_vectorstore_retriever_still_plugs_into_the_agent() -> None:
     store = InMemoryVectorStore(HashingEmbeddings())
     store.add_texts(["Six times seven was 42, found with multiply."])
-    llm = ScriptedChatModel(replies=[act("FINISH"), "42"])
-    AutoGPT(llm=llm, tools=[multiply], memory_retriever=store.as_retriever(search_kwargs={"k": 1})).run("6 times 7?")
+    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"), "42"])
+    agent = AutoGPT(llm=llm, tools=[multiply], memory_retriever=store.as_retriever(search_kwargs={"k": 1}))
+    assert agent.run("6 times 7?") == "42"
     assert "- Six times seven was 42, found with multiply." in llm.prompts[0]
 
 

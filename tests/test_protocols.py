@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
@@ -78,9 +80,10 @@ def test_missing_argument_is_named_then_computed_by_the_model() -> None:
 
 
 def test_reply_without_a_tool_call_is_reported_back() -> None:
-    agent, llm = agent_with("tools", AIMessage("I think the answer is 42."), call("final_answer", answer="42"))
+    agent, llm = agent_with("tools", AIMessage("I think the answer is 42."), call("calculator", expression="6*7"),
+                            call("final_answer", answer="42"))
     run = agent.execute("answer")
-    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.FINISH]
+    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.ACTION, StepKind.FINISH]
     note = llm.calls[1][-1]
     assert note.text == "You replied without calling a tool (the reply called no tool). " \
                         "Call a tool, or call final_answer with your answer."
@@ -90,9 +93,10 @@ def test_reply_without_a_tool_call_is_reported_back() -> None:
 def test_a_tool_call_with_unreadable_arguments_is_named() -> None:
     broken = AIMessage("", invalid_tool_calls=[{"name": "calculator", "args": "{expression: ", "id": "c1",
                                                 "error": "Expecting value", "type": "invalid_tool_call"}])
-    agent, _ = agent_with("tools", broken, call("final_answer", answer="?"))
+    agent, _ = agent_with("tools", broken, call("calculator", "c2", expression="2+2"), call("final_answer", answer="4"))
     run = agent.execute("2+2")
     assert "the call to calculator had unreadable arguments: Expecting value" in run.steps[0].observation
+    assert run.finished and run.steps[1].observation == "4"  # the model read the note and called it again
 
 
 def test_repeated_tool_call_forces_a_rethink_then_stops() -> None:
@@ -167,10 +171,12 @@ def test_react_plain_input_is_its_first_line_only() -> None:
 
 
 def test_react_malformed_reply_gets_a_format_reminder_and_uses_a_step() -> None:
-    agent, llm = agent_with("react", "I will use the calculator now.", "Action: calculator", "Final Answer: 4",
+    agent, llm = agent_with("react", "I will use the calculator now.", "Action: calculator",
+                            "Thought: add\nAction: calculator\nAction Input: 2+2", "Final Answer: 4",
                             max_thought_steps=5)
     run = agent.execute("2+2")
-    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.PARSE_ERROR, StepKind.FINISH]
+    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.PARSE_ERROR, StepKind.ACTION,
+                                                 StepKind.FINISH]
     assert "Reply with Thought, Action and Action Input lines" in run.steps[0].observation
     assert "an 'Action:' line needs an 'Action Input:' line" in run.steps[1].observation
     assert "could not be read (no 'Action:'" in llm.prompts[1]
@@ -187,36 +193,53 @@ def test_unknown_protocol() -> None:
         agent_with("xml")
 
 
-# --- constrained retry (JSON protocol) -------------------------------------------------------------
+# --- constrained decoding (JSON protocol) ---------------------------------------------------------
 
 
-def test_the_embedded_model_is_constrained_to_the_reply_schema_on_retry(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_embedded_model_is_constrained_to_the_reply_schema_from_the_first_reply(tmp_path: Path) -> None:
     from autoagent.llm.local import ChatLocalLlama
 
     agent = AutoGPT(llm=ChatLocalLlama(model_path=str(tmp_path / "never-loaded.gguf")), tools=[calculator],
                     compact_thoughts=True)
-    strict = agent.protocol.strict_model(agent.llm)
-    assert strict is not None
-    schema = strict.kwargs["response_format"]["schema"]  # type: ignore[attr-defined]
+    model = agent.protocol.model(agent.llm)
+    assert model is not agent.llm  # held to the schema before any reply went wrong
+    schema = model.kwargs["response_format"]["schema"]  # type: ignore[attr-defined]
     assert schema["required"] == ["thought", "action"] and schema["properties"]["thought"]["maxLength"] == 300
-    assert set(schema["properties"]["action"]["properties"]) == {"name", "args"}  # call_id is never asked for
-    assert agent_with("json")[0].protocol.strict_model(ScriptedChatModel(replies=[])) is None
+    choices = schema["properties"]["action"]["anyOf"]
+    assert [choice["properties"]["name"] for choice in choices] == [{"const": "calculator"}, {"const": "FINISH"}]
+    assert all(set(choice["properties"]) == {"name", "args"} for choice in choices)  # call_id is never asked for
+    assert choices[0]["properties"]["args"] == {"type": "object", "properties": {"expression": {"type": "string"}},
+                                                "required": ["expression"], "additionalProperties": False}
+    assert choices[1]["properties"]["args"]["properties"] == {}
+    free = ScriptedChatModel(replies=[])
+    protocol = agent_with("json")[0].protocol
+    assert protocol.model(free) is free and protocol.strict_model(free) is None  # no constrained decoding: as is
 
 
-def test_a_reply_after_an_unreadable_one_goes_to_the_strict_model(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_where_the_backend_is_constrained_every_step_is_and_the_finish_prompt_is_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from langchain_core.runnables import RunnableLambda
 
     from .scripted import act
 
+    schemas: list[dict[str, object]] = []
     strict_calls: list[object] = []
+    strict_replies = ["no json at all", act("calculator", expression="2+2"), act("FINISH")]
 
     def strict(messages: object) -> AIMessage:
         strict_calls.append(messages)
-        return AIMessage(act("FINISH"))
+        return AIMessage(strict_replies[len(strict_calls) - 1])
 
-    monkeypatch.setattr("autoagent.protocols.thought_action.ThoughtActionProtocol.strict_model",
-                        lambda self, llm: RunnableLambda(strict))
-    agent, llm = agent_with("json", "no json at all", "done")
-    run = agent.execute("x")
-    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.FINISH]
-    assert len(strict_calls) == 1 and len(llm.calls) == 2  # free first try, strict retry, free finish prompt
+    def bind(llm: object, schema: dict[str, object]) -> RunnableLambda:
+        schemas.append(schema)
+        return RunnableLambda(strict)
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    agent, llm = agent_with("json", "4")
+    run = agent.execute("What is 2+2?")
+    assert [step.kind for step in run.steps] == [StepKind.PARSE_ERROR, StepKind.ACTION, StepKind.FINISH]
+    assert run.steps[1].observation == "4"
+    assert len(strict_calls) == 3  # the first reply too, not only the retry after the unreadable one
+    assert len(llm.calls) == 1 and "Write the final answer" in llm.prompts[0] and run.answer == "4"
+    assert schemas and all("anyOf" in schema["properties"]["action"] for schema in schemas)  # type: ignore[index]

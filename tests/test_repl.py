@@ -52,6 +52,9 @@ def multiply(a: int, b: int) -> str:
     return str(a * b)
 
 
+multiply.metadata = {"read_only": True}  # it only computes: it runs without a terminal to approve it
+
+
 @pytest.fixture
 def models(monkeypatch: pytest.MonkeyPatch) -> list[ScriptedChatModel]:
     """Every model the CLI builds, scripted by `script`; the agent gets only the multiply tool."""
@@ -92,21 +95,23 @@ def test_tools_model_and_unknown_command(models: list[ScriptedChatModel]) -> Non
 
 
 def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel]) -> None:
-    result, model = repl(models, "What is 6*7?\nand doubled?\n",
-                         act("multiply", a=6, b=7), act("FINISH"), "42", act("FINISH"), "84")
+    result, model = repl(models, "What is six times seven?\nand doubled?\n",
+                         act("multiply", a=6, b=7), act("FINISH"), "42", act("multiply", a=42, b=2), act("FINISH"),
+                         "84")
     assert result.exit_code == 0 and model is not None
     assert result.stdout == "42\n84\n"
-    assert "Task: What is 6*7?\n\nMemories" in model.prompts[0]
+    assert "Task: What is six times seven?\n\nMemories" in model.prompts[0]
     assert ("Task: and doubled?\n\n(Earlier in this conversation, oldest first; the request may refer to it:\n"
-            "Request: What is 6*7?\nAnswer: 42)\n\nMemories") in model.prompts[3]
+            "Request: What is six times seven?\nAnswer: 42)\n\nMemories") in model.prompts[3]
 
 
 def test_clear_forgets_the_conversation(models: list[ScriptedChatModel]) -> None:
-    result, model = repl(models, "first\n/clear\nsecond\nexit\n", act("FINISH"), "one", act("FINISH"), "two")
+    result, model = repl(models, "first\n/clear\nsecond\nexit\n", act("FINISH"), act("FINISH"), "one", act("FINISH"),
+                         act("FINISH"), "two")
     assert result.exit_code == 0 and model is not None
     assert result.stdout == "one\nConversation cleared.\ntwo\n"
-    assert "Task: second\n\nMemories" in model.prompts[2]
-    assert "first" not in model.prompts[2] and "Earlier in this conversation" not in model.prompts[2]
+    assert "Task: second\n\nMemories" in model.prompts[3]
+    assert "Request: first" not in model.prompts[3] and "Earlier in this conversation" not in model.prompts[3]
 
 
 def test_quit_leaves_before_the_rest_of_the_input(models: list[ScriptedChatModel]) -> None:
@@ -120,7 +125,7 @@ def test_end_of_input_leaves(models: list[ScriptedChatModel]) -> None:
 
 
 def test_a_trailing_backslash_continues_the_entry(models: list[ScriptedChatModel]) -> None:
-    result, model = repl(models, "add up\\\n  these lines\n", act("FINISH"), "done")
+    result, model = repl(models, "add up\\\n  these lines\n", act("FINISH"), act("FINISH"), "done")
     assert result.exit_code == 0 and model is not None
     assert result.stdout == "done\n" and "autoagent> ... " in result.stderr
     assert "Task: add up\n  these lines\n" in model.prompts[0]
@@ -195,7 +200,7 @@ def test_a_run_stopped_by_ctrl_c_arms_the_exit(capsys: pytest.CaptureFixture[str
 
 
 def test_an_interrupted_run_is_not_part_of_the_conversation(capsys: pytest.CaptureFixture[str]) -> None:
-    agent, _ = make_agent(act("FINISH"), "first answer", act("FINISH"), "second answer")
+    agent, _ = make_agent(act("FINISH"), act("FINISH"), "first answer", act("FINISH"), act("FINISH"), "second answer")
     codes = iter([exit_codes.INTERRUPTED, exit_codes.OK])
     tasks: list[str] = []
 

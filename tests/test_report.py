@@ -141,13 +141,13 @@ def test_the_shape_is_a_valid_json_schema_and_agrees() -> None:
 
 
 def test_a_real_run_serialises_to_the_documented_shape() -> None:
-    llm = ScriptedChatModel(replies=["oops", act("FINISH"), "All done."])
+    llm = ScriptedChatModel(replies=["oops", act("FINISH"), act("FINISH"), "All done."])
     agent = AutoGPT(llm=llm, tools=[])
     run = agent.execute("say done")
     data = run_to_json(run)
     assert shape_errors(data, JSON_SHAPE) == []
-    assert [step["kind"] for step in data["steps"]] == ["parse_error", "finish"]
-    assert data["answer"] == "All done." and data["usage"]["calls"] == 3
+    assert [step["kind"] for step in data["steps"]] == ["parse_error", "rejected", "finish"]
+    assert data["answer"] == "All done." and data["usage"]["calls"] == 4
 
 
 def test_a_free_run_costs_a_plain_zero() -> None:

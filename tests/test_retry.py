@@ -420,12 +420,12 @@ def run_cli(fake: FakeOpenAI, tmp_path: Path) -> Any:
 
 
 def test_cli_rides_out_a_rate_limit_and_says_so(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    fake_openai.script(Error(429, "slow down"), act("FINISH", "done"), "forty-two")
+    fake_openai.script(Error(429, "slow down"), act("FINISH", "done"), act("FINISH", "no tool is needed"), "forty-two")
     result = run_cli(fake_openai, tmp_path)
     assert result.exit_code == exit_codes.OK, result.output
     assert result.stdout == "forty-two\n"
     assert "warning: model call failed (429 Too Many Requests); retrying in" in result.stderr  # via the display
-    assert len(fake_openai.chat_requests) == 3
+    assert len(fake_openai.chat_requests) == 4
 
 
 def test_cli_stops_with_one_clear_line_when_the_server_keeps_failing(

@@ -124,14 +124,15 @@ def test_ctrl_c_while_waiting_for_a_tool_stops_the_run_at_once() -> None:
 
 
 def test_the_agent_goes_on_after_a_timeout() -> None:
-    llm = ScriptedChatModel(replies=[act("nap"), act("FINISH"), "It took too long."])
-    agent = AutoGPT(llm=llm, tools=[sleeper("nap", 10, timeout=0.2)])
+    llm = ScriptedChatModel(replies=[act("nap"), act("doze"), act("FINISH"), "It took too long."])
+    agent = AutoGPT(llm=llm, tools=[sleeper("nap", 10, timeout=0.2), sleeper("doze", 0)])
     started = time.monotonic()
     result = agent.execute("take a nap")
     assert time.monotonic() - started < 2
     assert result.finished and result.answer == "It took too long."
     assert result.steps[0].observation == TIMED_OUT.format(tool="nap", seconds=0.2) and not result.steps[0].success
     assert "nap timed out after 0.2 s" in llm.prompts[1]
+    assert result.steps[1].observation == "slept 0 s" and result.steps[1].success  # the next tool ran
 
 
 def test_a_hung_tool_does_not_keep_the_program_from_exiting() -> None:
