@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,11 +28,12 @@ from .metering import Meter
 from .model_call import merge_callbacks
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
-from .reply import ReplyParseError, ThoughtAndAction
+from .referee import Referee
+from .reply import ReplyParseError
 from .reply_caps import ReplyCaps, ensure_whole
 from .steps import RunResult, Step, StepKind, StopReason
 from .toolbox import Toolbox
-from .verify import Objection, answer_from_observations, object_to_finish, object_to_rewrite, usable_answer
+from .verify import answer_from_observations, usable_answer
 
 if TYPE_CHECKING:
     from .approval import Approver
@@ -129,7 +131,8 @@ class AutoGPT:
         try:
             result.stop_reason = self._loop(task, memory, result, events, meter, started)
             events.on_finishing(result)
-            result.answer = self._answer(task, memory, result, meter)
+            if not result.finished:  # a finish wrote and checked its answer in the loop
+                result.answer = self._answer(task, memory, result, meter)
             events.on_answer(result)
         except KeyboardInterrupt:
             result.stop_reason = StopReason.INTERRUPTED
@@ -161,16 +164,19 @@ class AutoGPT:
             events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
-        raised: set[str] = set()  # the reasons a finish was sent back this run: each is said once
+        referee = Referee(self.prompts)
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started = time.monotonic()
-            turn = Turn(task, long_term, memory, rethink)
+            turn = Turn(task, long_term, memory, rethink, referee.pending(task, result.steps))
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
-            model = self._model_for(result.steps, failures)
+            model = self._model_for(result.steps, failures, referee.thought_start(turn, result.steps))
             reply, tokens = meter.call(model, messages, self.reply_caps.step)
-            step, stop = self._take_step(number, reply, turn, result.steps, raised, loops, events, meter.callbacks)
+            draft = partial(self._write_answer, task, memory, result.steps, meter, reply)
+            outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
+                                      draft)
+            step, stop, result.answer = outcome.step, outcome.stop, outcome.answer
             step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
                            output_tokens=tokens[1])
             result.steps.append(step)
@@ -193,11 +199,16 @@ class AutoGPT:
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
-    def _model_for(self, steps: Sequence[Step], failures: int) -> Runnable[Any, BaseMessage]:
-        """The model as this step calls it: held to a tool call right after a finish was sent back (where the
-        backend can be held), to the reply format after an unreadable reply, else as the protocol binds it."""
-        sent_back = bool(steps) and steps[-1].kind is StepKind.REJECTED and steps[-1].decision is not None \
-            and steps[-1].decision.is_finish()
+    def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
+        """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
+        call whose thought begins with `thought_start`), or to a tool call right after a finish was sent back, or
+        to the reply format after an unreadable reply; else as the protocol binds it."""
+        guided = self.protocol.guided_model(self.llm, thought_start) if thought_start else None
+        if guided is not None:
+            return guided
+        last = steps[-1] if steps else None
+        sent_back = last is not None and last.kind is StepKind.REJECTED and last.decision is not None \
+            and last.decision.is_finish()
         if sent_back and self._acting_model is not None:
             return self._acting_model
         if failures and self._strict_model is not None:
@@ -205,58 +216,58 @@ class AutoGPT:
         return self._model
 
     def _take_step(
-        self, number: int, message: BaseMessage, turn: Turn, steps: Sequence[Step], raised: set[str],
-        loops: LoopGuard, events: RunObserver, callbacks: Callbacks,
-    ) -> tuple[Step, StopReason | None]:
-        """Read the reply and act on it; return the step and, when the run must end, why."""
+        self, number: int, message: BaseMessage, turn: Turn, steps: Sequence[Step], referee: Referee,
+        loops: LoopGuard, events: RunObserver, callbacks: Callbacks, draft: Callable[[], str],
+    ) -> StepOutcome:
+        """Read the reply and act on it: the step, whether the run ends, and the answer of a finish."""
         reply = message.text
         try:
             ensure_whole(message)  # cut at its cap or stopped as a runaway: unreadable, however it parses
             decision = self.protocol.decide(message)
         except ReplyParseError as err:
-            return Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), success=False), None
+            return StepOutcome(Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), False))
         if decision.is_finish():
-            objection = object_to_finish(turn.task, steps, raised)
+            objection, answer = referee.review_finish(turn, steps, draft)
             if objection is None:
-                return Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED
-            raised.add(objection.template)
+                return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
             stop = StopReason.STEP_FAILED if objection.final else None
-            return self._rejected(number, reply, decision, objection), stop
+            return StepOutcome(referee.rejected(number, reply, decision, objection), stop)
         tool = self.toolbox.find(decision.action.name)
-        objection = object_to_rewrite(decision.action, steps, writes=tool is not None and not is_read_only(tool))
+        objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
         if objection is not None:
-            return self._rejected(number, reply, decision, objection), None
+            return StepOutcome(referee.rejected(number, reply, decision, objection))
         loop = loops.check(decision.action)
         if loop is not None:
             note = self.prompts.render(
                 "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
-            return step, StopReason.LOOP_DETECTED if loop.stop else None
+            return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)
         events.on_tool_start(decision.action, decision)
-        outcome = self.toolbox.run(decision.action, callbacks)
-        return Step(number, StepKind.ACTION, reply, decision, outcome.content, outcome.success), None
-
-    def _rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:
-        """A step whose action was not taken, with the note the model reads about why."""
-        note = self.prompts.render(objection.template, **objection.variables).strip()
-        return Step(number, StepKind.REJECTED, reply, decision, note, success=False)
+        ran = self.toolbox.run(decision.action, callbacks)
+        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success))
 
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
-        """The final answer: the one a finishing reply carries, else the finish prompt's; after a spent
-        budget no model call is made and the last good observation stands."""
+        """The answer of a run that did not finish: after a spent budget no model call is made and the last good
+        observation stands; else the finish prompt writes the best answer the steps allow."""
         if result.stop_reason is StopReason.BUDGET:
             return answer_from_observations(result.steps)
-        decision = result.steps[-1].decision if result.finished else None
+        if any(step.kind is StepKind.ACTION for step in result.steps):
+            return self._write_answer(task, memory, result.steps, meter)
+        return ""
+
+    def _write_answer(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
+                      finishing: BaseMessage | None = None) -> str:
+        """The final answer: the one a `finishing` reply carries, else the finish prompt's from the tools'
+        results; never the reply format (the last good observation instead)."""
+        decision = self.protocol.decide(finishing) if finishing is not None else None
         carried = self.protocol.final_answer(decision) if decision else None
         if carried:
-            return usable_answer(carried, result.steps)
-        if result.finished or any(step.kind is StepKind.ACTION for step in result.steps):
-            prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
-                                   short_term_memory=_results(memory).render(self.prompts))
-            answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
-            return usable_answer(answer, result.steps)
-        return ""
+            return usable_answer(carried, steps)
+        prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
+                               short_term_memory=memory.tool_results().render(self.prompts))
+        answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
+        return usable_answer(answer, steps)
 
     def _recall(self, task: str) -> str:
         """Long-term memories relevant to `task` (once per run: the task does not change), or the
@@ -293,14 +304,14 @@ class AutoGPT:
         events.on_step(step)
 
 
-def _results(memory: ShortTermMemory) -> ShortTermMemory:
-    """The steps in `memory` whose tool ran: what the final answer is written from (finishes, refusals and
-    unreadable replies only distract a small model into copying them)."""
-    results = ShortTermMemory(max(len(memory), 1))
-    for step in memory:
-        if step.kind is StepKind.ACTION:
-            results.add(step)
-    return results
+@dataclass(frozen=True)
+class StepOutcome:
+    """What one turn of the loop gave: the step, why the run must end (None: it goes on), and the final answer
+    when the step finished the task (written and checked before the finish is accepted)."""
+
+    step: Step
+    stop: StopReason | None = None
+    answer: str = ""
 
 
 def _model_name(llm: BaseChatModel) -> str:

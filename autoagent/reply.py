@@ -94,6 +94,14 @@ class ThoughtAndAction(BaseModel):
         return self.action.name.strip().upper() == FINISH
 
 
+def literal_pattern(text: str) -> str:
+    """`text` as a regular expression matching itself, in the subset llama.cpp's schema converter reads (each
+    special character in a class of its own)."""
+    special, escaped = ".^$*+?()[]{}|\\", "^]\\"
+    return "".join(("[\\" + char + "]" if char in escaped else "[" + char + "]") if char in special else char
+                   for char in text)
+
+
 def action_schema(tools: Mapping[str, dict[str, Any]], finish: bool = True) -> dict[str, Any]:
     """An action that is one of `tools` (name: its argument schema) with arguments of that schema, or FINISH
     unless `finish` is False."""
@@ -190,16 +198,21 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
         except ValidationError as err:
             raise ReplyParseError(describe_validation_error(err), text) from err
 
-    def json_schema(self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True) -> dict[str, Any]:
+    def json_schema(
+        self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True, thought_start: str = ""
+    ) -> dict[str, Any]:
         """The reply's JSON schema, from the models, for constrained decoding. A compact thought is bounded so a
-        rambling model still reaches its action; with `tools` (name: argument schema) the action is one of them,
-        with its own arguments, or FINISH (unless `finish` is False)."""
+        rambling model still reaches its action, and begins with `thought_start` when given; with `tools` (name:
+        argument schema) the action is one of them, with its own arguments, or FINISH (unless `finish` is False)."""
         if not self.compact and tools is None:
             return ThoughtAndAction.model_json_schema(mode="serialization")
         thought: dict[str, Any] = (
             {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS} if self.compact
             else Thought.model_json_schema(mode="serialization")
         )
+        if thought_start and self.compact:
+            rest = COMPACT_THOUGHT_CHARS - len(thought_start)
+            thought = {"type": "string", "pattern": f'^{literal_pattern(thought_start)}[^"\\\\\\n]{{0,{rest}}}$'}
         action = Action.model_json_schema(mode="serialization") if tools is None else action_schema(tools, finish)
         return {"type": "object", "properties": {"thought": thought, "action": action},
                 "required": ["thought", "action"]}

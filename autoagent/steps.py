@@ -17,7 +17,7 @@ class StepKind(str, Enum):
     PARSE_ERROR = "parse_error"  # the reply could not be parsed; the model was told why
     REPEATED = "repeated"  # the action repeated an earlier one; the model was asked to rethink
     FINISH = "finish"  # the model chose FINISH
-    REJECTED = "rejected"  # not taken (a finish no result supports, a rewrite of a file just written); the model was told why
+    REJECTED = "rejected"  # not taken (an unearned finish, a rewrite of a file just written); the model was told why
 
 
 class StopReason(str, Enum):

@@ -16,6 +16,7 @@ from .steps import Step, StepKind
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
@@ -55,15 +56,46 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
 
 
 def mentions(task: str) -> list[str]:
-    """The numbers and file names a task gives, in order, each once."""
-    return list(dict.fromkeys(match.group(0) for match in _MENTION.finditer(task)))
+    """The numbers and file names a task's request gives (its first paragraph: what follows may be context, such
+    as the REPL's earlier exchanges), in order, each once."""
+    request = task.strip().split("\n\n")[0]
+    return list(dict.fromkeys(match.group(0) for match in _MENTION.finditer(request)))
+
+
+def pending_mentions(task: str, steps: Sequence[Step]) -> tuple[str, ...]:
+    """Once a tool has worked: what the task gives that no successful action has used yet (shown to the model
+    before it decides, so a task in parts is not finished after its first part)."""
+    succeeded = [step for step in ran(steps) if step.success]
+    return tuple(unused_mentions(task, succeeded)) if succeeded else ()
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     """What the task gives that no successful action took as an argument: a part of the task not yet done."""
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
-    return [item for item in mentions(task) if item.lower() not in used]
+    numbers = {float(number) for number in _NUMBER.findall(used)}
+    return [item for item in mentions(task)
+            if item.lower() not in used and not (_NUMBER.fullmatch(item) and float(item) in numbers)]
+
+
+def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
+    """Why a drafted final answer is not taken yet (said once a run): it states a number that neither `known` (the
+    task and the memories recalled for it) nor any tool result or argument shows: worked out in the head."""
+    missing = ungrounded_numbers(answer, known, steps)
+    if not missing or "ungrounded_answer" in raised:
+        return None
+    shown = " ".join(answer.split())
+    return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)})
+
+
+def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
+    """The numbers `answer` states that appear nowhere in `known`, the tools' results or their arguments."""
+    evidence = " ".join([known, *(step.observation for step in ran(steps)),
+                         *(json.dumps(step.action.args, ensure_ascii=False) for step in ran(steps) if step.action)])
+    values = {float(number) for number in _NUMBER.findall(evidence.replace(",", ""))}
+    found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
+    stated = [item for item in found if _NUMBER.fullmatch(item)]
+    return [item for item in dict.fromkeys(stated) if item not in evidence and float(item) not in values]
 
 
 def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:

@@ -11,9 +11,10 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.steps import StepKind, StopReason
+from autoagent.reply import Action, Thought, ThoughtAndAction
+from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tools import file_tools
-from autoagent.verify import is_format_json, mentions, usable_answer
+from autoagent.verify import is_format_json, mentions, unused_mentions, usable_answer
 
 from .scripted import ScriptedChatModel, act
 
@@ -123,7 +124,8 @@ def test_a_finish_that_leaves_a_given_number_or_file_unused_is_sent_back_once(tm
 
     result = agent.execute("Compute 345 * 12 and write the result into a file named result.txt.")
 
-    assert "the task gives result.txt" in llm.prompts[2]
+    assert "Not done yet: the task also gives result.txt, which no step has used" in llm.prompts[1]  # said before
+    assert "the task gives result.txt, but no step has used it yet" in llm.prompts[2]  # and after a finish
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
                                                      StepKind.FINISH]
     assert (tmp_path / "result.txt").read_text() == "4140" and result.finished
@@ -133,6 +135,7 @@ def test_mentions_are_the_numbers_and_file_names_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15", "2480"]
     assert mentions("10天后是几月几号") == ["10"]
+    assert mentions("and doubled?\n\n(Earlier in this conversation: What is 6*7? 42)") == []
     assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
 
 
@@ -152,3 +155,23 @@ def test_after_a_finish_is_sent_back_the_next_reply_is_held_to_a_tool_call(monke
     assert held == [True] and len(llm.calls) == 3  # FINISH (sent back), the held call, FINISH, the answer
     assert [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
     assert result.finished and result.answer == "It is 42."
+
+
+def test_a_number_counts_as_used_when_an_argument_holds_its_value() -> None:
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="record", args={"amount": 12.5, "expression": "2480 * 0.15"})), "ok")
+    assert unused_mentions("Record 12.50, then 15% of 2480 and 7 more.", [step]) == ["7"]
+
+
+def test_an_answer_stating_a_number_no_tool_gave_is_sent_back_once(tmp_path: Path) -> None:
+    (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
+    tools = [*file_tools(tmp_path), multiply]
+    agent, llm = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "The sum is 110.",
+                            act("multiply", a=50, b=2), act("FINISH"), "The sum is 100.", tools=tools)
+
+    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
+                                                     StepKind.FINISH]
+    assert 'your answer would say "The sum is 110."' in llm.prompts[3] and "no tool result shows 110" in llm.prompts[3]
+    assert result.finished and result.answer == "The sum is 100."

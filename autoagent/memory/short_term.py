@@ -10,7 +10,7 @@ from dataclasses import replace
 from langchain_core.prompts import PromptTemplate
 
 from ..prompts import PromptTemplateBuilder, format_prompt
-from ..steps import Step
+from ..steps import Step, StepKind
 from ..toolbox import truncate
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
@@ -36,6 +36,15 @@ class ShortTermMemory:
 
     def __len__(self) -> int:
         return len(self._steps)
+
+    def tool_results(self) -> ShortTermMemory:
+        """A copy holding only the steps whose tool ran: what a final answer is written from (finishes, refusals
+        and unreadable replies only distract a small model into copying them)."""
+        results = ShortTermMemory(max(len(self._steps), 1))
+        for step in self._steps:
+            if step.kind is StepKind.ACTION:
+                results.add(step)
+        return results
 
     def trimmed(self, keep: int, observation_chars: int | None = None) -> ShortTermMemory:
         """A copy holding only the newest `keep` steps, observations cut to `observation_chars`, to fit a

@@ -27,6 +27,7 @@ class Turn:
     long_term_memory: str
     memory: ShortTermMemory
     rethink: bool = False
+    pending: tuple[str, ...] = ()  # numbers and file names the task gives that no successful step has used yet
 
 
 class Protocol(ABC):
@@ -48,6 +49,11 @@ class Protocol(ABC):
         """The model constrained to replies this protocol can read (to a tool call, not a finish, when `finish` is
         False), used after an unreadable reply or a finish sent back; None where the model or the protocol offers
         no such thing."""
+        return None
+
+    def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:
+        """The model held to a tool call whose thought begins with `thought_start` (a task in parts, led to its
+        next part); None where the model or the protocol offers no such thing."""
         return None
 
     def fixed_tokens(self) -> int:
@@ -115,4 +121,14 @@ class TextProtocol(Protocol):
     def _instruction(self, turn: Turn) -> str:
         if turn.rethink:
             return self._rethink
-        return self._step if len(turn.memory) else self._first_step
+        if not len(turn.memory):
+            return self._first_step
+        return pending_note(self.prompts, turn) or self._step
+
+
+def pending_note(prompts: PromptTemplateBuilder, turn: Turn) -> str:
+    """The step instruction while the task gives something no step has used yet (no invitation to finish: a small
+    model copies it); empty when nothing is pending."""
+    if not turn.pending:
+        return ""
+    return prompts.render("pending_mentions", items=", ".join(turn.pending)).strip()

@@ -47,6 +47,14 @@ class ThoughtActionProtocol(TextProtocol):
         tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
         return bind_json_schema(llm, self.parser.json_schema(tools, finish))
 
+    def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:
+        """The model held to a tool call (no FINISH) whose one-sentence thought begins with `thought_start`, where
+        the backend offers constrained decoding and thoughts are compact; else None."""
+        if not self.parser.compact:
+            return None
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
+        return bind_json_schema(llm, self.parser.json_schema(tools, finish=False, thought_start=thought_start))
+
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """Parse the Thought/Action object."""
         return self.parser.parse(reply.text)

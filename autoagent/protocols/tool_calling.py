@@ -17,7 +17,7 @@ from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
 from ..toolbox import Toolbox
-from .base import Protocol, Turn
+from .base import Protocol, Turn, pending_note
 
 FINAL_ANSWER = "final_answer"
 FINAL_ANSWER_TOOL = {
@@ -82,6 +82,8 @@ class ToolCallingProtocol(Protocol):
             messages += self._exchange(step)
         if turn.rethink:
             messages.append(HumanMessage(self._rethink))
+        elif turn.pending:
+            messages.append(HumanMessage(pending_note(self.prompts, turn).strip()))
         return messages
 
     @staticmethod
