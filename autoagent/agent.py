@@ -131,7 +131,7 @@ class AutoGPT:
         try:
             result.stop_reason = self._loop(task, memory, result, events, meter, started)
             events.on_finishing(result)
-            if not result.finished:  # a finish wrote and checked its answer in the loop
+            if not result.answer:  # else a finish wrote (and checked) its answer in the loop
                 result.answer = self._answer(task, memory, result, meter)
             events.on_answer(result)
         except KeyboardInterrupt:
@@ -185,8 +185,7 @@ class AutoGPT:
             self._report(step, events)
             failures = failures + 1 if step.kind is StepKind.PARSE_ERROR else 0
             if stop is not None:
-                if stop is StopReason.STEP_FAILED:
-                    result.stop_detail = "the model finished, but no tool it ran succeeded"
+                result.stop_detail = outcome.detail
                 return stop
             if failures > self.max_parse_retries:
                 return StopReason.UNPARSEABLE
@@ -230,8 +229,9 @@ class AutoGPT:
             objection, answer = referee.review_finish(turn, steps, draft)
             if objection is None:
                 return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
-            stop = StopReason.STEP_FAILED if objection.final else None
-            return StepOutcome(referee.rejected(number, reply, decision, objection), stop)
+            kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
+            return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
+                               objection.detail)
         tool = self.toolbox.find(decision.action.name)
         objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
         if objection is not None:
@@ -312,6 +312,7 @@ class StepOutcome:
     step: Step
     stop: StopReason | None = None
     answer: str = ""
+    detail: str = ""  # what exactly ended the run, for people
 
 
 def _model_name(llm: BaseChatModel) -> str:

@@ -28,6 +28,7 @@ class StopReason(str, Enum):
     LOOP_DETECTED = "loop_detected"
     UNPARSEABLE = "unparseable"
     STEP_FAILED = "step_failed"
+    UNVERIFIED = "unverified"
     BUDGET = "budget"
     ERROR = "error"
     INTERRUPTED = "interrupted"
@@ -40,6 +41,7 @@ class StopReason(str, Enum):
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
             StopReason.STEP_FAILED: "a step failed",
+            StopReason.UNVERIFIED: "the answer states what no tool result shows",
             StopReason.BUDGET: "a budget was spent",
             StopReason.ERROR: "the model or a service it needs failed",
             StopReason.INTERRUPTED: "the run was interrupted",

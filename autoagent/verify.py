@@ -12,7 +12,7 @@ import json_repair
 
 from .fence import unfenced
 from .reply import Action
-from .steps import Step, StepKind
+from .steps import Step, StepKind, StopReason
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
@@ -29,7 +29,16 @@ class Objection:
 
     template: str
     variables: dict[str, str]
-    final: bool = False  # the model was already told once: the run ends unfinished
+    ends: StopReason | None = None  # the model was already told once: the run ends unfinished, for this reason
+
+    @property
+    def detail(self) -> str:
+        """Why the run ended, for people (empty when it goes on)."""
+        if self.ends is StopReason.STEP_FAILED:
+            return "the model finished, but no tool it ran succeeded"
+        if self.ends is StopReason.UNVERIFIED:
+            return self.variables.get("items", "")
+        return ""
 
 
 def ran(steps: Sequence[Step]) -> list[Step]:
@@ -46,7 +55,7 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
     if not succeeded:
         if "premature_finish" not in raised:
             return Objection("premature_finish", {})
-        return Objection("premature_finish", {}, final=True) if actions else None
+        return Objection("premature_finish", {}, ends=StopReason.STEP_FAILED) if actions else None
     if not actions[-1].success and steps[-1].kind is StepKind.ACTION and "failed_finish" not in raised:
         return Objection("failed_finish", {"number": str(actions[-1].number)})
     unused = unused_mentions(task, succeeded)
@@ -79,13 +88,15 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
 
 
 def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
-    """Why a drafted final answer is not taken yet (said once a run): it states a number that neither `known` (the
-    task and the memories recalled for it) nor any tool result or argument shows: worked out in the head."""
+    """Why a drafted final answer is not taken: it states a number that neither `known` (the task and the memories
+    recalled for it) nor any tool result or argument shows, so it was worked out in the head. Said once; the
+    second time the run ends unverified."""
     missing = ungrounded_numbers(answer, known, steps)
-    if not missing or "ungrounded_answer" in raised:
+    if not missing:
         return None
     shown = " ".join(answer.split())
-    return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)})
+    ends = StopReason.UNVERIFIED if "ungrounded_answer" in raised else None
+    return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)}, ends=ends)
 
 
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:

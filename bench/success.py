@@ -19,7 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,7 +46,7 @@ class Outcome:
     seconds: float
     actions: list[str]
     answer: str
-    trace: list[str]
+    trace: list[str] = field(default_factory=list)
 
     @property
     def false_success(self) -> bool:
@@ -127,6 +127,28 @@ def write_results(path: Path, section: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def load_runs(path: Path) -> dict[str, list[Outcome]]:
+    """Outcomes saved by earlier runs (JSON lines), by config; a task run twice keeps its last outcome."""
+    by_config: dict[str, dict[str, Outcome]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        by_config.setdefault(record["config"], {})[record["task"]] = Outcome(**record)
+    return {config: list(outcomes.values()) for config, outcomes in by_config.items()}
+
+
+def render_tables(sources: list[str], results: Path | None) -> None:
+    """Tables and failures of saved runs, printed and (with `results`) written into RESULTS.md."""
+    parts = []
+    for source in sources:
+        path, _, label = source.partition(":")
+        by_config = load_runs(Path(path))
+        parts.append(f"{table(by_config, label or path)}\n\nFailed tasks ({label}):\n\n{failures(by_config)}")
+    text = "\n\n".join(parts)
+    print(text)
+    if results:
+        write_results(results, text)
+
+
 def limit_threads(threads: int) -> None:
     """Run the embedded model on `threads` threads (two agents measured side by side on 2 cores: one each, since
     llama.cpp's spinning threads slow to a crawl when they outnumber the cores)."""
@@ -147,9 +169,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads for the embedded model (0: all)")
     parser.add_argument("--hybrid", action="store_true",
                         help="experiment: free first replies, constrained only after an unreadable one")
+    parser.add_argument("--tables", nargs="*", default=None, metavar="RUNS.jsonl:LABEL",
+                        help="write no runs: render earlier runs' JSON lines as tables, one per file")
     parser.add_argument("--label", default="", help="a heading for this run in RESULTS.md")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
+    if args.tables is not None:
+        render_tables(args.tables, args.results)
+        return
     if args.threads:
         limit_threads(args.threads)
     if args.hybrid:

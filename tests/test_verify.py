@@ -175,3 +175,15 @@ def test_an_answer_stating_a_number_no_tool_gave_is_sent_back_once(tmp_path: Pat
                                                      StepKind.FINISH]
     assert 'your answer would say "The sum is 110."' in llm.prompts[3] and "no tool result shows 110" in llm.prompts[3]
     assert result.finished and result.answer == "The sum is 100."
+
+
+def test_a_second_answer_no_tool_result_supports_ends_the_run_unverified(tmp_path: Path) -> None:
+    (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
+    agent, _ = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "The sum is 110.",
+                          act("FINISH"), "The sum is 110.", tools=file_tools(tmp_path))
+
+    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+
+    assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
+    assert result.describe_stop() == "the answer states what no tool result shows: 110"
+    assert result.answer == "The sum is 110."
