@@ -1,9 +1,11 @@
-"""Separate processes: persistence, kill -9 mid-write, concurrent writers; damaged stores are moved aside."""
+"""Separate processes: persistence, kill -9 mid-write, concurrent writers; damaged stores are moved aside,
+damaged index files rebuilt from the stored texts."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import signal
 import sqlite3
@@ -19,9 +21,10 @@ from filelock import FileLock
 from autoagent.memory import segments
 from autoagent.memory.database import DATABASE, read_state
 from autoagent.memory.errors import MemoryStoreCorruptError, MemoryStoreError
+from autoagent.memory.long_term import LocalBackend
 from autoagent.memory.store import MemoryStore
 
-from .test_memory_support import HASH_MODEL, entry, hash_vector
+from .test_memory_support import HASH_MODEL, HashingEmbeddings, entry, hash_vector
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -187,7 +190,7 @@ def garble_state(directory: Path) -> None:
         db.execute("UPDATE meta SET value = '{\"generation\": ' WHERE key = 'state'")
 
 
-@pytest.mark.parametrize("damage", [damage_database, empty_database, damage_segment, remove_segment, garble_state])
+@pytest.mark.parametrize("damage", [damage_database, empty_database, garble_state])
 def test_a_damaged_store_is_moved_aside_and_reported(tmp_path: Path, damage: object) -> None:
     directory = tmp_path / "memory"
     filled(directory)
@@ -208,6 +211,41 @@ def test_a_damaged_store_is_moved_aside_and_reported(tmp_path: Path, damage: obj
     assert store.count() == 0  # a fresh store starts
     store.add(entry("new"), hash_vector("new"), HASH_MODEL)
     assert [hit.task for hit, _ in store.search(hash_vector("new"), 3, HASH_MODEL)] == ["new"]
+
+
+@pytest.mark.parametrize("damage", [damage_segment, remove_segment])
+def test_damaged_index_files_are_rebuilt_from_the_stored_texts(tmp_path: Path, damage: object,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    directory = tmp_path / "memory"
+    filled(directory)
+    damage(directory)  # type: ignore[operator]
+    embeddings = HashingEmbeddings()
+    backend = LocalBackend(MemoryStore(directory), embeddings, HASH_MODEL)
+
+    with caplog.at_level(logging.WARNING, logger="autoagent"):
+        hits = backend.search("usd to eur", 4)
+    assert "usd to eur" in hits[0][0].page_content
+    assert len(hits) == 4 and embeddings.calls == 5  # four summaries re-embedded, then the query
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "rebuilt from the 4 stored summaries" in warnings[0]
+    assert str(directory) in warnings[0] and "faiss" in warnings[0]
+    assert not any(p.name.startswith("memory.damaged") for p in tmp_path.iterdir())  # nothing moved aside
+    backend.search("haiku", 1)
+    assert embeddings.calls == 6  # rebuilt once, kept
+    assert MemoryStore(directory).count() == 4
+
+
+def test_damaged_index_files_without_the_embedding_model_are_an_error_not_moved(tmp_path: Path) -> None:
+    directory = tmp_path / "memory"
+    filled(directory)
+    damage_segment(directory)
+    store = MemoryStore(directory)  # e.g. `autoagent doctor`: no embedding model to rebuild with
+    with pytest.raises(MemoryStoreError, match="4 summaries are intact: run `autoagent memory reembed`") as raised:
+        store.search(hash_vector("usd to eur"), 3, HASH_MODEL)
+    assert not isinstance(raised.value, MemoryStoreCorruptError)
+    assert not any(p.name.startswith("memory.damaged") for p in tmp_path.iterdir())
+    assert store.reembed(HashingEmbeddings().embed_documents, HASH_MODEL) == 4
+    assert [hit.task for hit, _ in store.search(hash_vector("haiku"), 1, HASH_MODEL)] == ["haiku"]
 
 
 def test_a_locked_store_is_an_error_but_not_damage(tmp_path: Path) -> None:

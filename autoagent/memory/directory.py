@@ -23,11 +23,13 @@ _T = TypeVar("_T")
 class StoreDirectory:
     """Runs operations on the store's database; damage found twice moves the folder aside, deleting nothing."""
 
-    def __init__(self, directory: Path, lock_timeout: float, on_reset: Callable[[], None]) -> None:
+    def __init__(self, directory: Path, lock_timeout: float, on_reset: Callable[[], None],
+                 on_index_damaged: Callable[[sqlite3.Connection, str], None] | None = None) -> None:
         self.path = directory
         # Beside the folder, not in it, so moving a damaged store aside leaves the lock in place.
         self.lock = FileLock(directory.with_name(f"{directory.name}.lock"), timeout=lock_timeout, mode=0o600)
         self._on_reset = on_reset  # drops whatever the owner loaded from the old files
+        self._on_index_damaged = on_index_damaged  # rebuilds the vector files from the intact database
         self._guard = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._db_identity: tuple[int, int] | None = None
@@ -44,6 +46,12 @@ class StoreDirectory:
                 self.close()
                 try:
                     return self._attempt(operation)
+                except StoreDamagedError as damage:
+                    if not isinstance(damage.__cause__, SegmentDamagedError) or self._on_index_damaged is None:
+                        self._move_aside(str(damage))
+                    reason = str(damage)  # only the vector files: the texts are intact, so rebuild from them
+                try:
+                    return self._attempt(lambda db: self._rebuilt(db, reason, operation))
                 except StoreDamagedError as damage:
                     self._move_aside(str(damage))
 
@@ -92,6 +100,11 @@ class StoreDirectory:
                 self._db.close()
         self._db = self._db_identity = None
         self._on_reset()
+
+    def _rebuilt(self, db: sqlite3.Connection, reason: str, operation: Callable[[sqlite3.Connection], _T]) -> _T:
+        assert self._on_index_damaged is not None
+        self._on_index_damaged(db, reason)
+        return operation(db)
 
     def _attempt(self, operation: Callable[[sqlite3.Connection], _T]) -> _T:
         try:

@@ -61,6 +61,11 @@ class LocalBackend:
         self.store = store
         self.embeddings = embeddings
         self.embedding_model = embedding_model
+        store.rebuild_with(self._embed_documents, embedding_model)
+
+    def _embed_documents(self, texts: list[str]) -> list[list[float]]:
+        with embedding_errors():
+            return self.embeddings.embed_documents(texts)
 
     def add(self, entry: MemoryEntry) -> str:
         """Embed the entry's task and summary, then store it."""

@@ -8,6 +8,7 @@ directory; readers notice other processes' commits through the state record's ge
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,7 +23,9 @@ from . import segments
 from .database import COLUMNS, StoreState, insert_entry, read_state, to_entry, write_state
 from .directory import StoreDirectory
 from .entries import MemoryEntry
-from .errors import EmbeddingMismatchError
+from .errors import EmbeddingMismatchError, MemoryStoreError
+
+logger = logging.getLogger("autoagent")
 
 LOCK_TIMEOUT_S = 60.0
 
@@ -37,7 +40,9 @@ class MemoryStore:
 
     def __init__(self, directory: Path | None = None, *, lock_timeout: float = LOCK_TIMEOUT_S) -> None:
         self.directory = Path(directory) if directory is not None else default_memory_dir()
-        self._files = StoreDirectory(self.directory, lock_timeout, on_reset=self._forget_loaded)
+        self._files = StoreDirectory(self.directory, lock_timeout, on_reset=self._forget_loaded,
+                                     on_index_damaged=self._rebuild_index)
+        self._embedder: tuple[str, Callable[[list[str]], list[list[float]]]] | None = None
         self._redactor = Redactor.from_environment()  # secrets never stored, nor shown from an older entry
         self._forget_loaded()
 
@@ -110,6 +115,10 @@ class MemoryStore:
             main.add_with_ids(matrix, np.array([int(entry.id) for entry in snapshot], dtype=np.int64))
         done = {int(entry.id) for entry in snapshot}
         return self._files.run(lambda db: self._swap_model(db, main, done, embed, embedding_model), write=True)
+
+    def rebuild_with(self, embed: Callable[[list[str]], list[list[float]]], embedding_model: str) -> None:
+        """When only the vector files are damaged, re-embed the stored texts with this model (if it is the store's)."""
+        self._embedder = (embedding_model, embed)
 
     def close(self) -> None:
         """Close the database connection and drop loaded vectors."""
@@ -218,6 +227,19 @@ class MemoryStore:
             write_state(db, new_state)
         self._committed(new_state, main, None)
         return len(current)
+
+    def _rebuild_index(self, db: sqlite3.Connection, reason: str) -> None:
+        """Replace damaged vector files by re-embedding the intact texts; the database stays as it is."""
+        state, count = read_state(db), _count(db)
+        if self._embedder is None or self._embedder[0] != state.embedding_model:
+            raise MemoryStoreError(
+                f"long-term memory at {self.directory}: its vector index is damaged ({reason}), but its {count} "
+                f"summaries are intact: run `autoagent memory reembed` (with the runs' --model) to rebuild it"
+            )
+        embedding_model, embed = self._embedder
+        self._swap_model(db, None, set(), embed, embedding_model)
+        logger.warning("long-term memory at %s: %s; its index was rebuilt from the %d stored summaries",
+                       self.directory, reason, count)
 
     def _refuse(self, db: sqlite3.Connection, state: StoreState, model: str, dimension: int) -> NoReturn:
         raise EmbeddingMismatchError(
