@@ -177,7 +177,7 @@ class AutoGPT:
             outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
                                       draft)
             step, stop, result.answer = outcome.step, outcome.stop, outcome.answer
-            step = replace(step, seconds=time.monotonic() - step_started, input_tokens=tokens[0],
+            step = replace(step, seconds=time.monotonic() - step_started - outcome.waited, input_tokens=tokens[0],
                            output_tokens=tokens[1])
             result.steps.append(step)
             memory.add(step)
@@ -245,7 +245,7 @@ class AutoGPT:
             return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)
         events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, callbacks)
-        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success))
+        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
 
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
@@ -313,6 +313,7 @@ class StepOutcome:
     stop: StopReason | None = None
     answer: str = ""
     detail: str = ""  # what exactly ended the run, for people
+    waited: float = 0.0  # seconds the user took to answer an approval prompt: not the step's time
 
 
 def _model_name(llm: BaseChatModel) -> str:

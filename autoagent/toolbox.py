@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_core.callbacks import Callbacks
@@ -29,6 +30,7 @@ class ToolResult:
 
     content: str
     success: bool = True
+    waited: float = 0.0  # seconds spent waiting for the user's approval, not running
 
 
 def truncate(text: str, limit: int) -> str:
@@ -130,12 +132,19 @@ class Toolbox:
         problem = self._check_args(tool, action.args)
         if problem:
             return ToolResult(f"Invalid arguments for {tool.name}: {problem}.", success=False)
+        waited = 0.0
         if self.approver is not None and not is_read_only(tool):
+            asked = time.monotonic()
             verdict = self.approver.review(tool.name, action.args)
+            waited = time.monotonic() - asked
             if not verdict.allowed:
-                return ToolResult(verdict.observation or DENIED, success=False)
+                return ToolResult(verdict.observation or DENIED, success=False, waited=waited)
+        return replace(self._call(tool, action.args, callbacks), waited=waited)
+
+    def _call(self, tool: BaseTool, args: dict[str, Any], callbacks: Callbacks) -> ToolResult:
+        """Invoke an approved tool within its time limit; a failure or a timeout is a failed ToolResult."""
         limit = self.timeout_for(tool)
-        tool_input, config = self._tool_input(tool, action.args), {"callbacks": callbacks}
+        tool_input, config = self._tool_input(tool, args), {"callbacks": callbacks}
         try:
             output = call_with_time_limit(lambda: tool.invoke(tool_input, config=config), limit)  # type: ignore[arg-type]
         except TimeLimitExceeded as late:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,16 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
-from autoagent.approval import DENIED, FEEDBACK, NO_TERMINAL, SHOWN_VALUE_CHARS, Approver, Verdict, is_read_only
+from autoagent.approval import (
+    ALLOWED,
+    DENIED,
+    FEEDBACK,
+    NO_TERMINAL,
+    SHOWN_VALUE_CHARS,
+    Approver,
+    Verdict,
+    is_read_only,
+)
 from autoagent.fence import fenced_body
 from autoagent.reply import Action
 from autoagent.toolbox import Toolbox
@@ -259,6 +269,34 @@ def test_read_only_unknown_and_malformed_actions_are_never_reviewed() -> None:
 def test_no_approver_means_no_approvals(tmp_path: Path) -> None:
     shell: BaseTool = make_shell_tool(tmp_path)
     assert Toolbox([shell]).run(Action(name="shell", args={"command": "echo ran"})).content == "ran"
+
+
+class SlowUser(Approver):
+    """A user who takes `wait` seconds to answer each question."""
+
+    def __init__(self, wait: float, verdict: Verdict) -> None:
+        super().__init__()
+        self.wait, self.verdict = wait, verdict
+
+    def review(self, tool_name: str, args: dict[str, Any]) -> Verdict:
+        time.sleep(self.wait)
+        return self.verdict
+
+
+def test_the_time_spent_answering_is_waiting_not_the_steps_time(tmp_path: Path) -> None:
+    wait = 1.5
+    llm = ScriptedChatModel(replies=[act("write_file", path="a.txt", content="A"), act("FINISH"), "Written."])
+    agent = AutoGPT(llm=llm, tools=default_tools(tmp_path / "ws"))
+    agent.toolbox.approver = SlowUser(wait, ALLOWED)
+    result = agent.execute("write a.txt")
+    assert result.finished and result.steps[0].success
+    assert result.steps[0].seconds < wait / 2 and result.seconds >= wait  # the run's wall time still holds it
+
+    write = Action(name="write_file", args={"path": "b.txt", "content": "B"})
+    assert agent.toolbox.run(write).waited >= wait
+    agent.toolbox.approver = SlowUser(0.2, Verdict(False, DENIED))
+    assert agent.toolbox.run(write).waited >= 0.2
+    assert agent.toolbox.run(Action(name="read_file", args={"path": "a.txt"})).waited == 0.0  # never asked
 
 
 def test_a_denied_action_is_an_observation_and_the_run_goes_on(terminal: Terminal, tmp_path: Path) -> None:
