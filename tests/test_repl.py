@@ -105,6 +105,30 @@ def test_the_next_task_carries_the_conversation(models: list[ScriptedChatModel])
             "Request: What is six times seven?\nAnswer: 42)\n\nMemories") in model.prompts[3]
 
 
+@tool
+def record(note: str) -> str:
+    """Record a note."""
+    return f"recorded {note}"
+
+
+def test_always_allow_holds_for_later_tasks_of_the_session_only(models: list[ScriptedChatModel],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import autoagent.approval
+    import autoagent.tools
+
+    monkeypatch.setattr(autoagent.tools, "default_tools", lambda *a, **k: [record])  # side-effecting: it asks
+    monkeypatch.setattr(autoagent.approval, "_is_terminal", lambda stream: True)  # answers come from stdin
+    result, _ = repl(models, "note one\na\nnote two\n", act("record", note="one"), act("FINISH"), "done one",
+                     act("record", note="two"), act("FINISH"), "done two")
+    assert result.exit_code == 0 and result.stdout == "done one\ndone two\n"
+    assert result.stderr.count("Allow? ") == 1 and "a = always allow record (this session)" in result.stderr
+
+    models[0].replies.clear()
+    result, _ = repl(models, "note three\ny\n", act("record", note="three"), act("FINISH"), "done three")
+    assert result.exit_code == 0 and result.stdout == "done three\n"
+    assert result.stderr.count("Allow? ") == 1  # a new session asks again
+
+
 def test_clear_forgets_the_conversation(models: list[ScriptedChatModel]) -> None:
     result, model = repl(models, "first\n/clear\nsecond\nexit\n", act("FINISH"), act("FINISH"), "one", act("FINISH"),
                          act("FINISH"), "two")
