@@ -249,12 +249,13 @@ class AutoGPT:
 
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
-        observation stands; else the finish prompt writes the best answer the steps allow."""
+        observation stands; else the finish prompt writes the best answer the tools' results allow (none without
+        a result)."""
         if result.stop_reason is StopReason.BUDGET:
             return answer_from_observations(result.steps)
-        if any(step.kind is StepKind.ACTION for step in result.steps):
+        if any(step.kind is StepKind.ACTION and step.success for step in result.steps):
             return self._write_answer(task, memory, result.steps, meter)
-        return ""
+        return ""  # no tool result to answer from: a small model would copy the finish prompt's own words
 
     def _write_answer(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
                       finishing: BaseMessage | None = None) -> str:

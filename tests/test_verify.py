@@ -55,11 +55,12 @@ def test_a_second_finish_with_no_tool_stands_for_a_task_that_needs_none() -> Non
 
 
 def test_finishing_when_every_tool_failed_is_not_finished() -> None:
-    agent, _ = agent_with(act("rename_file", src="a"), act("FINISH"), act("FINISH"), "Renamed.")
+    agent, llm = agent_with(act("rename_file", src="a"), act("FINISH"), act("FINISH"), "Renamed.")
 
     result = agent.execute("Rename a to b.")
 
     assert not result.finished and result.stop_reason is StopReason.STEP_FAILED
+    assert result.answer == "" and len(llm.calls) == 3  # no result to answer from: the finish prompt is not asked
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.REJECTED]
 
 
