@@ -182,6 +182,15 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {system}, Python {platform.python_version()}"
 
 
+def kept_task_success(path: Path) -> str:
+    """The task-success section `bench/success.py` wrote into RESULTS.md, kept when the rest is rewritten."""
+    from success import BEGIN, END
+
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    start, end = text.find(BEGIN), text.find(END)
+    return "\n" + text[start:end + len(END)] + "\n" if start >= 0 and end > start else ""
+
+
 def main() -> None:
     """Install the peers if needed, run the sections, write RESULTS.md."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -208,7 +217,7 @@ def main() -> None:
     }
     data["load"] = (load_start, os.getloadavg()[0])
     (OUT / "results.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
-    args.output.write_text(report(data), encoding="utf-8")
+    args.output.write_text(report(data) + kept_task_success(args.output), encoding="utf-8")
     say(f"wrote {args.output.relative_to(ROOT)} in {time.perf_counter() - started:.0f} s")
 
 
