@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,7 @@ from .protocols import Turn, make_protocol
 from .referee import Referee
 from .reply import ReplyParseError
 from .reply_caps import ReplyCaps, ensure_whole
-from .steps import RunResult, Step, StepKind, StopReason
+from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .toolbox import Toolbox
 from .verify import answer_from_observations, usable_answer
 
@@ -303,18 +303,6 @@ class AutoGPT:
         if self.on_step is not None:
             self.on_step(step)
         events.on_step(step)
-
-
-@dataclass(frozen=True)
-class StepOutcome:
-    """What one turn of the loop gave: the step, why the run must end (None: it goes on), and the final answer
-    when the step finished the task (written and checked before the finish is accepted)."""
-
-    step: Step
-    stop: StopReason | None = None
-    answer: str = ""
-    detail: str = ""  # what exactly ended the run, for people
-    waited: float = 0.0  # seconds the user took to answer an approval prompt: not the step's time
 
 
 def _model_name(llm: BaseChatModel) -> str:

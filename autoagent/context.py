@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from .errors import AutoAgentError
 from .protocols import Turn
+from .tokens import MESSAGE_OVERHEAD, count_tokens, estimate_tokens  # noqa: F401 (where they were first)
 
 DEFAULT_WINDOW = 8192  # an OpenAI-compatible server whose model we don't know (Ollama's own default is smaller)
 REPLY_RESERVE = 1024  # tokens kept free for the reply when the model sets no max_tokens
-MESSAGE_OVERHEAD = 4  # role and separators, per message
 OBSERVATION_CHARS = (1000, 400, 150)  # observation lengths tried, longest first, before giving up
 
 # Context windows (tokens) of known model families, by name prefix; the longest match wins.
@@ -32,21 +31,6 @@ WINDOWS = {
 
 class ContextWindowError(AutoAgentError):
     """The task and fixed prompt alone do not fit the model's context window."""
-
-
-def estimate_tokens(text: str) -> int:
-    """A quick, slightly generous token count: ~3.5 ASCII characters per token, one per other character."""
-    extra_bytes = len(text.encode("utf-8")) - len(text)  # 1-3 per non-ASCII character; 2 for most CJK
-    other = extra_bytes // 2
-    return int((len(text) - other) / 3.5) + other + 1
-
-
-def count_tokens(llm: Any, messages: Sequence[BaseMessage]) -> int:
-    """The prompt's size in tokens: the model's own count where it has an exact one, else an estimate."""
-    exact = getattr(llm, "count_prompt_tokens", None)
-    if callable(exact):
-        return int(exact(messages))
-    return sum(estimate_tokens(message.text) + MESSAGE_OVERHEAD for message in messages)
 
 
 def prompt_limit(llm: BaseChatModel, configured: int | None = None) -> int:

@@ -68,6 +68,18 @@ class Step:
         return self.decision.action if self.decision else None
 
 
+@dataclass(frozen=True)
+class StepOutcome:
+    """What one turn of the loop gave: the step, why the run must end (None: it goes on), and the final answer
+    when the step finished the task (written and checked before the finish is accepted)."""
+
+    step: Step
+    stop: StopReason | None = None
+    answer: str = ""
+    detail: str = ""  # what exactly ended the run, for people
+    waited: float = 0.0  # seconds the user took to answer an approval prompt: not the step's time
+
+
 @dataclass
 class Usage:
     """Tokens the model reported over a run (zero when it reports none)."""

@@ -16,6 +16,7 @@ from ..errors import ConfigurationError
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
+from ..tokens import estimate_tokens
 from ..toolbox import Toolbox
 from .base import Protocol, Turn, pending_note
 
@@ -56,8 +57,6 @@ class ToolCallingProtocol(Protocol):
 
     def fixed_tokens(self) -> int:
         """The bound tool schemas, which reach the model beside the messages."""
-        from ..context import estimate_tokens
-
         return estimate_tokens(json.dumps(self._schemas))
 
     def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
