@@ -8,12 +8,12 @@ import shlex
 
 import click
 
+from .api_keys import load_settings_files
 from .commands.doctor import doctor
 from .commands.help import describe, help_command
 from .commands.memory import memory
 from .commands.run import EPILOG, run
 from .commands.runs import runs
-from .settings import load_settings_files
 
 DEFAULT_COMMAND = "run"
 HELP_FLAGS = ("-h", "--help")

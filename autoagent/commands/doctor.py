@@ -33,8 +33,8 @@ def check_settings_files(directories: list[Path] | None = None) -> list[Check]:
     """Which api_keys.env files exist, the names they set (never the values), and who may read them."""
     from dotenv import dotenv_values
 
+    from ..api_keys import SETTINGS_FILE, is_local_setting, project_settings_file
     from ..paths import autoagent_home
-    from ..settings import SETTINGS_FILE, is_local_setting, project_settings_file
 
     paths = [directory / SETTINGS_FILE for directory in directories or [Path.cwd(), autoagent_home()]]
     found = [path for path in paths if path.is_file()]
