@@ -9,8 +9,8 @@ __all__ = ["AutoGPT", "PlanAndExecute", "Settings", "__version__", "build_agent"
 
 if TYPE_CHECKING:
     from .agent import AutoGPT
-    from .config import Settings, build_agent
     from .plan import PlanAndExecute
+    from .settings import Settings, build_agent
 
 
 def __getattr__(name: str) -> Any:
@@ -24,7 +24,7 @@ def __getattr__(name: str) -> Any:
 
         return PlanAndExecute
     if name in ("Settings", "build_agent"):
-        from . import config
+        from . import settings
 
-        return getattr(config, name)
+        return getattr(settings, name)
     raise AttributeError(f"module 'autoagent' has no attribute {name!r}")

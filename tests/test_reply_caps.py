@@ -188,8 +188,8 @@ def test_a_cut_embedded_reply_says_length(streaming_llama: list[StreamingLlama])
 
 
 def test_no_json_schema_leaves_a_servers_replies_free(fake_openai: FakeOpenAI, tmp_path: Path) -> None:
-    from autoagent.config import Settings, build_agent
     from autoagent.llm.constrained import bind_json_schema
+    from autoagent.settings import Settings, build_agent
 
     def agent_llm(**options: Any) -> Any:
         settings = Settings(model="openai:qwen", base_url=fake_openai.base_url, use_memory=False,
@@ -201,7 +201,7 @@ def test_no_json_schema_leaves_a_servers_replies_free(fake_openai: FakeOpenAI, t
 
 
 def test_thoughts_auto_is_compact_for_a_nearby_server_and_full_for_a_hosted_one() -> None:
-    from autoagent.config import small_model_likely
+    from autoagent.settings import small_model_likely
 
     assert small_model_likely("local", None)
     for nearby in ("http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://192.168.1.20:8000/v1",

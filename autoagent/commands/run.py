@@ -18,8 +18,8 @@ from .run_options import run_options
 
 if TYPE_CHECKING:
     from ..agent import AutoGPT
-    from ..config import Settings
     from ..plan import PlanAndExecute
+    from ..settings import Settings
     from ..steps import RunResult, StopReason
     from ..transcript_reader import Transcript
 
@@ -63,7 +63,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     The answer goes to stdout and the step trace to stderr, so
     `autoagent "task" > answer.txt` keeps just the answer.
     """
-    from ..config import Settings
+    from ..settings import Settings
 
     text = encodable(" ".join(task))  # an argument that is not valid UTF-8 arrives with lone surrogates
     if task and not text.strip():
@@ -77,7 +77,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
             raise click.UsageError("give a TASK or --resume ID, not both")
         with _failure_as_json(json_output, ""):
             resumed = _resumable(resume)
-        from ..config import PERMISSIONS  # granted by this invocation (flag, environment, default), never by the run
+        from ..settings import PERMISSIONS  # granted by this invocation (flag, environment, default), never by the run
 
         given = {name for name in options if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
         given |= PERMISSIONS
@@ -87,7 +87,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     ):
         settings.base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     try:
-        from ..config import build_agent
+        from ..settings import build_agent
 
         with _failure_as_json(json_output, resumed.task if resumed else text):
             agent = build_agent(settings)
@@ -111,8 +111,8 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     """The Settings the command-line options describe."""
     from dataclasses import fields
 
-    from ..config import Settings
     from ..plugins import parse_tool_names
+    from ..settings import Settings
 
     names = {item.name for item in fields(Settings)}
     values = {name: value for name, value in options.items() if name in names}
@@ -172,8 +172,8 @@ def run_once(
 ) -> int:
     """Run one task with the terminal display and a transcript: the answer as soon as it exists (or, with
     --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code."""
-    from ..config import Settings
     from ..display import AnswerPrinter, TerminalDisplay
+    from ..settings import Settings
     from ..steps import StopReason
     from ..transcript import TranscriptWriter
 
