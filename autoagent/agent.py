@@ -22,15 +22,15 @@ from .budget import Budget, BudgetGuard, price_of
 from .context import fit_turn, prompt_limit
 from .errors import AutoAgentError
 from .events import Broadcast, RunObserver, StepTrace
+from .llm.call import merge_callbacks
+from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loops import LoopGuard
 from .memory.short_term import ShortTermMemory
 from .metering import Meter
-from .model_call import merge_callbacks
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .referee import Referee
 from .reply import ReplyParseError
-from .reply_caps import ReplyCaps, ensure_whole
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .toolbox import Toolbox
 from .verify import answer_from_observations, usable_answer

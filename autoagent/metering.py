@@ -10,10 +10,10 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
 from .budget import cost_of
-from .model_call import invoke_model
-from .reply_caps import DEFAULT_STEP_TOKENS
+from .llm.call import invoke_model
+from .llm.reply_caps import DEFAULT_STEP_TOKENS
+from .llm.tokens import count_tokens, estimate_tokens
 from .steps import Usage
-from .tokens import count_tokens, estimate_tokens
 
 
 class Meter:

@@ -19,7 +19,7 @@ from .agent import DEFAULT_ROLE, toolbox_options
 from .errors import AutoAgentError, ConfigurationError
 from .events import Broadcast, RunObserver
 from .fence import unfenced
-from .model_call import invoke_model, merge_callbacks
+from .llm.call import invoke_model, merge_callbacks
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason

@@ -93,8 +93,8 @@ def build_agent(
     from .approval import Approver
     from .budget import Budget
     from .llm import load_chat_model
+    from .llm.reply_caps import ReplyCaps
     from .plan import PlanAndExecute
-    from .reply_caps import ReplyCaps
 
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply

@@ -14,9 +14,9 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from autoagent import exit_codes
 from autoagent.llm import local
+from autoagent.llm.call import invoke_model
 from autoagent.llm.local import ChatLocalLlama
-from autoagent.model_call import invoke_model
-from autoagent.reply_caps import DEFAULT_STEP_TOKENS, ReplyCaps, takes_max_tokens
+from autoagent.llm.reply_caps import DEFAULT_STEP_TOKENS, ReplyCaps, takes_max_tokens
 from autoagent.steps import Usage
 
 from .fake_openai import Error, FakeOpenAI, Text

@@ -18,8 +18,8 @@ from pydantic import Field
 
 from autoagent import exit_codes
 from autoagent.errors import ConfigurationError, ModelUnavailableError
-from autoagent.model_call import invoke_model
-from autoagent.retry import (
+from autoagent.llm.call import invoke_model
+from autoagent.llm.retry import (
     RetriesExhaustedError,
     RetryPolicy,
     call_with_retries,

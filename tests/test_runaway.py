@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from autoagent.runaway import MIN_RUN_CHARS, RunawayDetector, RunawayGuard, RunawayReplyError
+from autoagent.llm.runaway import MIN_RUN_CHARS, RunawayDetector, RunawayGuard, RunawayReplyError
 
 
 def feed_in_tokens(detector: RunawayDetector, text: str, size: int = 3) -> int | None:

@@ -15,7 +15,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from autoagent import exit_codes
-from autoagent.model_call import invoke_model
+from autoagent.llm.call import invoke_model
 from autoagent.steps import Usage
 
 from .llama_server import LlamaServer, server_installed

@@ -78,7 +78,7 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
 
 def describe_model_error(err: Exception) -> str:
     """One line saying why a model call failed and what to check, for any backend's exception."""
-    from autoagent.retry import (
+    from autoagent.llm.retry import (
         RetriesExhaustedError,
         http_status,
         is_timeout,

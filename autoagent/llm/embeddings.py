@@ -84,13 +84,13 @@ class RetryingEmbeddings(Embeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """One vector per text."""
-        from autoagent.retry import call_with_retries
+        from autoagent.llm.retry import call_with_retries
 
         return call_with_retries(lambda: self.inner.embed_documents(texts))
 
     def embed_query(self, text: str) -> list[float]:
         """The vector of one text."""
-        from autoagent.retry import call_with_retries
+        from autoagent.llm.retry import call_with_retries
 
         return call_with_retries(lambda: self.inner.embed_query(text))
 

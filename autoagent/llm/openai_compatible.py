@@ -98,7 +98,7 @@ class ChatOpenAICompatible(ChatOpenAI):
 
     def _next_schema_form(self, err: Exception, kwargs: dict[str, Any]) -> bool:
         """Move to the next schema form when `err` is the server refusing this one; False when it is not."""
-        from autoagent.retry import status_code
+        from autoagent.llm.retry import status_code
 
         asked = "response_format" in (kwargs.get("extra_body") or {})
         refused = status_code(err) in (400, 422, 500) and "response_format" in str(getattr(err, "body", err))

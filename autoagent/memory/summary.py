@@ -35,8 +35,8 @@ def summary_prompt(result: RunResult, prompts: PromptTemplateBuilder, outcome: s
 def summarize_run(result: RunResult, llm: BaseChatModel, prompts: PromptTemplateBuilder, outcome: str) -> str:
     """Ask `llm` for the run's summary (its tokens count in the run's usage); a failing model raises
     ModelUnavailableError."""
-    from ..model_call import invoke_model
-    from ..reply_caps import SUMMARY_TOKENS
+    from ..llm.call import invoke_model
+    from ..llm.reply_caps import SUMMARY_TOKENS
 
     message = invoke_model(llm, [HumanMessage(summary_prompt(result, prompts, outcome))], result.usage,
                            reply_tokens=SUMMARY_TOKENS)

@@ -13,10 +13,10 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from ..errors import ConfigurationError
+from ..llm.tokens import estimate_tokens
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
-from ..tokens import estimate_tokens
 from ..toolbox import Toolbox
 from .base import Protocol, Turn, pending_note
 

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableWithFallbacks
 
-from .reply import ReplyParseError
+from ..reply import ReplyParseError
 
 DEFAULT_STEP_TOKENS = 512  # a full Thought/Action object is ~250 tokens; the rest is room for a file's content
 SUMMARY_TOKENS = 320  # a memory summary is cut at 1,200 characters anyway

@@ -10,13 +10,13 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
-from .errors import AutoAgentError, ModelUnavailableError
-from .llm import describe_model_error
-from .redact import encodable
+from ..errors import AutoAgentError, ModelUnavailableError
+from ..redact import encodable
+from ..steps import Usage
+from . import describe_model_error
 from .reply_caps import DEFAULT_STEP_TOKENS, RUNAWAY, cap_reply
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
 from .runaway import RunawayGuard, RunawayReplyError
-from .steps import Usage
 
 
 def invoke_model(
