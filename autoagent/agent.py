@@ -18,22 +18,22 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
 from .approval import is_read_only
-from .budget import Budget, BudgetGuard, price_of
-from .context import fit_turn, prompt_limit
 from .errors import AutoAgentError
 from .events import Broadcast, RunObserver, StepTrace
 from .llm.call import merge_callbacks
 from .llm.reply_caps import ReplyCaps, ensure_whole
-from .loops import LoopGuard
+from .loop.budget import Budget, BudgetGuard, price_of
+from .loop.context import fit_turn, prompt_limit
+from .loop.loop_guard import LoopGuard
+from .loop.metering import Meter
+from .loop.referee import Referee
+from .loop.verify import answer_from_observations, usable_answer
 from .memory.short_term import ShortTermMemory
-from .metering import Meter
 from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
-from .referee import Referee
 from .reply import ReplyParseError
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .toolbox import Toolbox
-from .verify import answer_from_observations, usable_answer
 
 if TYPE_CHECKING:
     from .approval import Approver

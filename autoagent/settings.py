@@ -91,9 +91,9 @@ def build_agent(
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
     from .agent import DEFAULT_ROLE, AutoGPT
     from .approval import Approver
-    from .budget import Budget
     from .llm import load_chat_model
     from .llm.reply_caps import ReplyCaps
+    from .loop.budget import Budget
     from .plan import PlanAndExecute
 
     spec = settings.resolved_model()

@@ -14,9 +14,9 @@ import pytest
 
 from autoagent import AutoGPT, PlanAndExecute
 from autoagent.llm.local import ChatLocalLlama
+from autoagent.loop.verify import is_format_json
 from autoagent.steps import RunResult, StepKind
 from autoagent.tools import default_tools
-from autoagent.verify import is_format_json
 
 # Several whole runs a test: minutes on 2 busy cores, so more than the suite's default 600 s.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]

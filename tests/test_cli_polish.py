@@ -85,7 +85,7 @@ def test_one_character_is_singular(tmp_path: Path) -> None:
 
 
 def test_a_budget_warns_before_a_step_that_would_jump_past_it() -> None:
-    from autoagent.budget import Budget, BudgetGuard
+    from autoagent.loop.budget import Budget, BudgetGuard
     from autoagent.steps import Usage
 
     guard = BudgetGuard(Budget(max_tokens=2500))

@@ -13,9 +13,9 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.budget import Budget, price_of
-from autoagent.context import REPLY_RESERVE, ContextWindowError, estimate_tokens
 from autoagent.events import RunObserver
+from autoagent.loop.budget import Budget, price_of
+from autoagent.loop.context import REPLY_RESERVE, ContextWindowError, estimate_tokens
 from autoagent.steps import RunResult, Step, StepKind, StopReason
 
 from .scripted import ScriptedChatModel, act

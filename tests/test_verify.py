@@ -11,10 +11,10 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.loop.verify import is_format_json, mentions, unused_mentions, usable_answer
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tools import file_tools
-from autoagent.verify import is_format_json, mentions, unused_mentions, usable_answer
 
 from .scripted import ScriptedChatModel, act
 

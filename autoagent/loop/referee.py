@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .prompts import PromptTemplateBuilder
-from .protocols import Turn
-from .reply import Action, ThoughtAndAction
-from .steps import Step, StepKind
+from ..prompts import PromptTemplateBuilder
+from ..protocols import Turn
+from ..reply import Action, ThoughtAndAction
+from ..steps import Step, StepKind
 from .verify import (
     Objection,
     answer_from_observations,

@@ -6,8 +6,8 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .reply import Action
-from .steps import Step, StepKind
+from ..reply import Action
+from ..steps import Step, StepKind
 
 LOOKBACK = 8  # actions looked back over: enough to see A B A B and a repeat several steps apart
 

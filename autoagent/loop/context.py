@@ -8,9 +8,9 @@ from dataclasses import replace
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from .errors import AutoAgentError
-from .llm.tokens import MESSAGE_OVERHEAD, count_tokens, estimate_tokens  # noqa: F401 (where they were first)
-from .protocols import Turn
+from ..errors import AutoAgentError
+from ..llm.tokens import MESSAGE_OVERHEAD, count_tokens, estimate_tokens  # noqa: F401 (where they were first)
+from ..protocols import Turn
 
 DEFAULT_WINDOW = 8192  # an OpenAI-compatible server whose model we don't know (Ollama's own default is smaller)
 REPLY_RESERVE = 1024  # tokens kept free for the reply when the model sets no max_tokens

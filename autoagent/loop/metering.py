@@ -9,11 +9,11 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..llm.call import invoke_model
+from ..llm.reply_caps import DEFAULT_STEP_TOKENS
+from ..llm.tokens import count_tokens, estimate_tokens
+from ..steps import Usage
 from .budget import cost_of
-from .llm.call import invoke_model
-from .llm.reply_caps import DEFAULT_STEP_TOKENS
-from .llm.tokens import count_tokens, estimate_tokens
-from .steps import Usage
 
 
 class Meter:

@@ -6,8 +6,8 @@ import json
 import logging
 from dataclasses import dataclass, field
 
-from .paths import autoagent_home
-from .steps import Usage
+from ..paths import autoagent_home
+from ..steps import Usage
 
 logger = logging.getLogger("autoagent")
 

@@ -1,0 +1,1 @@
+"""The loop's parts: judging a finish, loop detection, fitting the context window, budgets and metering."""
