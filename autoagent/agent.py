@@ -17,7 +17,6 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from .approval import is_read_only
 from .errors import AutoAgentError
 from .events import Broadcast, RunObserver, StepTrace
 from .llm.call import merge_callbacks
@@ -33,11 +32,12 @@ from .prompts import PromptTemplateBuilder, format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
-from .toolbox import Toolbox
+from .tool_use.approval import is_read_only
+from .tool_use.toolbox import Toolbox
 
 if TYPE_CHECKING:
-    from .approval import Approver
     from .memory.long_term import LongTermMemory
+    from .tool_use.approval import Approver
 
 logger = logging.getLogger("autoagent")
 

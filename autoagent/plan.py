@@ -18,16 +18,16 @@ from langchain_core.tools import BaseTool
 from .agent import DEFAULT_ROLE, toolbox_options
 from .errors import AutoAgentError, ConfigurationError
 from .events import Broadcast, RunObserver
-from .fence import unfenced
 from .llm.call import invoke_model, merge_callbacks
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason
-from .toolbox import Toolbox
+from .tool_use.fence import unfenced
+from .tool_use.toolbox import Toolbox
 from .trace import print_step
 
 if TYPE_CHECKING:
-    from .approval import Approver
+    from .tool_use.approval import Approver
 
 
 class PlanError(ValueError):

@@ -90,11 +90,11 @@ def build_agent(
 ) -> Agent:
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
     from .agent import DEFAULT_ROLE, AutoGPT
-    from .approval import Approver
     from .llm import load_chat_model
     from .llm.reply_caps import ReplyCaps
     from .loop.budget import Budget
     from .plan import PlanAndExecute
+    from .tool_use.approval import Approver
 
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
@@ -153,7 +153,7 @@ def small_model_likely(spec: str, base_url: str | None) -> bool:
 def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[BaseTool]) -> list[BaseTool]:
     """Built-in tools, then the user's (modules, entry points, MCP servers), narrowed to `settings.tools`."""
     from .llm.embeddings import load_embeddings
-    from .plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
+    from .tool_use.plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
     from .tools import default_tools
 
     embeddings = load_embeddings(spec, base_url=base_url)
@@ -162,7 +162,7 @@ def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[
     groups = [built_in, entry_point_tools()]
     groups += [load_tools_module(path) for path in settings.tools_modules]
     if settings.mcp_config is not None:
-        from .mcp_tools import load_mcp_tools
+        from .tool_use.mcp import load_mcp_tools
 
         groups.append(load_mcp_tools(settings.mcp_config))
     tools = merge_tools(*groups, list(extra))

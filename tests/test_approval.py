@@ -15,7 +15,8 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
-from autoagent.approval import (
+from autoagent.reply import Action
+from autoagent.tool_use.approval import (
     ALLOWED,
     DENIED,
     FEEDBACK,
@@ -25,9 +26,8 @@ from autoagent.approval import (
     Verdict,
     is_read_only,
 )
-from autoagent.fence import fenced_body
-from autoagent.reply import Action
-from autoagent.toolbox import Toolbox
+from autoagent.tool_use.fence import fenced_body
+from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import default_tools, make_shell_tool
 from autoagent.tools.amap import amap_tools
 

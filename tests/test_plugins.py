@@ -11,7 +11,7 @@ import pytest
 from langchain_core.tools import BaseTool, tool
 
 from autoagent.errors import ConfigurationError
-from autoagent.plugins import (
+from autoagent.tool_use.plugins import (
     entry_point_tools,
     format_tools,
     load_tools_module,

@@ -15,7 +15,7 @@ from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
 from autoagent.reply import Action
-from autoagent.toolbox import DEFAULT_TIMEOUT_SECONDS, TIMED_OUT, TIMED_OUT_RUNNING, Toolbox
+from autoagent.tool_use.toolbox import DEFAULT_TIMEOUT_SECONDS, TIMED_OUT, TIMED_OUT_RUNNING, Toolbox
 
 from .scripted import ScriptedChatModel, act
 
@@ -142,7 +142,7 @@ def test_a_hung_tool_does_not_keep_the_program_from_exiting() -> None:
         import time
         from langchain_core.tools import tool
         from autoagent.reply import Action
-        from autoagent.toolbox import Toolbox
+        from autoagent.tool_use.toolbox import Toolbox
 
         @tool
         def hang() -> str:

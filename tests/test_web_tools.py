@@ -13,7 +13,7 @@ import pytest
 from langchain_core.tools import BaseTool
 
 from autoagent.reply import Action
-from autoagent.toolbox import Toolbox
+from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import web as web_module
 from autoagent.tools.browser import Browser
 from autoagent.tools.web import web_tools

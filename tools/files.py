@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from langchain_core.tools import BaseTool, tool
 
-from ..fence import fence
+from ..tool_use.fence import fence
 from .workspace import Workspace
 
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small

@@ -203,7 +203,7 @@ def check_workspace(path: Path) -> Check:
 
 def check_user_tools(modules: list[Path], mcp_config: Path | None = None) -> list[Check]:
     """Entry-point plugins, --tools-module files and --mcp servers load, and how many tools each gives."""
-    from ..plugins import entry_point_tools, load_tools_module
+    from ..tool_use.plugins import entry_point_tools, load_tools_module
 
     checks = []
     for name, load in [("plugins", entry_point_tools), *((f"tools module {path}", lambda p=path: load_tools_module(p))
@@ -216,7 +216,7 @@ def check_user_tools(modules: list[Path], mcp_config: Path | None = None) -> lis
         if tools or name != "plugins":
             checks.append(Check(name, "ok", ", ".join(tool.name for tool in tools)))
     if mcp_config is not None:
-        from ..mcp_tools import close_mcp_servers, load_mcp_tools
+        from ..tool_use.mcp import close_mcp_servers, load_mcp_tools
 
         try:
             checks.append(Check("mcp", "ok", ", ".join(tool.name for tool in load_mcp_tools(mcp_config)) or "no tools"))

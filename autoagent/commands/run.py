@@ -111,8 +111,8 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     """The Settings the command-line options describe."""
     from dataclasses import fields
 
-    from ..plugins import parse_tool_names
     from ..settings import Settings
+    from ..tool_use.plugins import parse_tool_names
 
     names = {item.name for item in fields(Settings)}
     values = {name: value for name, value in options.items() if name in names}

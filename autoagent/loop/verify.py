@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import json_repair
 
-from ..fence import unfenced
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
+from ..tool_use.fence import unfenced
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..prompts import PromptTemplateBuilder
-from ..toolbox import Toolbox
+from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn
 from .react import ReActProtocol
 from .thought_action import ThoughtActionProtocol

@@ -14,7 +14,7 @@ from ..errors import PromptTemplateError
 from ..memory.short_term import ShortTermMemory
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..reply import ReplyParseError, ThoughtAndAction
-from ..toolbox import Toolbox
+from ..tool_use.toolbox import Toolbox
 
 STEP_VARIABLES = {"task_description", "long_term_memory", "short_term_memory", "step_instruction"}
 

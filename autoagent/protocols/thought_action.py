@@ -11,7 +11,7 @@ from langchain_core.runnables import Runnable
 from ..llm.constrained import bind_json_schema
 from ..prompts import PromptTemplateBuilder
 from ..reply import ThoughtActionParser, ThoughtAndAction
-from ..toolbox import Toolbox
+from ..tool_use.toolbox import Toolbox
 from .base import TextProtocol
 
 

@@ -17,7 +17,7 @@ from ..llm.tokens import estimate_tokens
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
-from ..toolbox import Toolbox
+from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn, pending_note
 
 FINAL_ANSWER = "final_answer"

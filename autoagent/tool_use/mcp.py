@@ -17,7 +17,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError
+from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool

@@ -12,10 +12,10 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
+from ..redact import encodable
+from ..reply import FINISH, Action, describe_validation_error
 from .approval import DENIED, Approver, is_read_only
 from .fence import FENCE_END
-from .redact import encodable
-from .reply import FINISH, Action, describe_validation_error
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
