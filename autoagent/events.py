@@ -108,11 +108,11 @@ class StepTrace(RunObserver):
         self.max_steps = max_steps
 
     def on_step(self, step: Step) -> None:
-        from .trace import print_step
+        from .terminal.trace import print_step
 
         print_step(step, self.max_steps)
 
     def on_warning(self, message: str) -> None:
-        from .control_chars import escape_controls
+        from .terminal.control_chars import escape_controls
 
         print(f"warning: {escape_controls(message)}", file=sys.stderr, flush=True)

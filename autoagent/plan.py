@@ -22,9 +22,9 @@ from .llm.call import invoke_model, merge_callbacks
 from .prompts import PromptTemplateBuilder
 from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StopReason
+from .terminal.trace import print_step
 from .tool_use.fence import unfenced
 from .tool_use.toolbox import Toolbox
-from .trace import print_step
 
 if TYPE_CHECKING:
     from .tool_use.approval import Approver

@@ -11,7 +11,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
-from .redact import encodable
+from .transcripts.redact import encodable
 
 FINISH = "FINISH"
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare

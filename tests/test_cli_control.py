@@ -13,7 +13,7 @@ import pytest
 
 from autoagent import exit_codes as codes
 from autoagent.steps import StopReason
-from autoagent.transcript_reader import list_transcripts, load_transcript
+from autoagent.transcripts.reader import list_transcripts, load_transcript
 
 from .cli_backend import FakeBackend, invoke
 from .fake_openai import FakeOpenAI, Hold
@@ -198,7 +198,7 @@ def test_permissions_belong_to_the_invocation_not_the_run(backend: FakeBackend, 
 
 
 def test_a_run_resumed_elsewhere_is_refused_in_one_line(backend: FakeBackend) -> None:
-    from autoagent.transcript import run_lock
+    from autoagent.transcripts.writer import run_lock
 
     invoke(["--max-steps", "1", "what is 1+1?"], [act("calculator", expression="1+1"), "2"], backend)
     run_id = list_transcripts()[0].run_id

@@ -15,10 +15,10 @@ from rich.console import Console
 
 from autoagent import AutoGPT, exit_codes
 from autoagent.cli import cli
-from autoagent.display import AnswerPrinter, TerminalDisplay
 from autoagent.events import RunObserver
 from autoagent.report import JSON_SHAPE
 from autoagent.steps import RunResult
+from autoagent.terminal.display import AnswerPrinter, TerminalDisplay
 
 from .cli_backend import FakeBackend, invoke
 from .scripted import ScriptedChatModel, act
@@ -93,15 +93,15 @@ def test_an_unfinished_run_prints_one_stopped_line(backend: FakeBackend) -> None
 def test_the_answer_is_shown_before_the_memory_summary(
     backend: FakeBackend, monkeypatch: pytest.MonkeyPatch, isolated_home: Path
 ) -> None:
-    import autoagent.display
     import autoagent.llm.embeddings
+    import autoagent.terminal.display
     from autoagent.memory.long_term import LongTermMemory
 
     from .test_memory_support import HashingEmbeddings
 
     order: list[str] = []
-    real_print, real_remember = autoagent.display.print_answer, LongTermMemory.remember
-    monkeypatch.setattr(autoagent.display, "print_answer",
+    real_print, real_remember = autoagent.terminal.display.print_answer, LongTermMemory.remember
+    monkeypatch.setattr(autoagent.terminal.display, "print_answer",
                         lambda answer, stream=None: (order.append("answer"), real_print(answer, stream))[1])
     monkeypatch.setattr(LongTermMemory, "remember",
                         lambda *a, **k: (order.append("remember"), real_remember(*a, **k))[1])

@@ -15,10 +15,10 @@ from langchain_core.tools import tool
 from rich.console import Console
 
 from autoagent import AutoGPT
-from autoagent.display import TerminalDisplay, is_styled, make_console, print_answer
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import RunResult, Step, StepKind, StopReason, Usage
-from autoagent.trace import format_step
+from autoagent.terminal.display import TerminalDisplay, is_styled, make_console, print_answer
+from autoagent.terminal.trace import format_step
 
 from .scripted import ScriptedChatModel, act
 

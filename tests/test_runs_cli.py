@@ -12,11 +12,11 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from autoagent import transcript as transcript_module
 from autoagent.cli import cli
 from autoagent.commands.runs import run_runs_command, runs
 from autoagent.steps import RunResult, StopReason, Usage
-from autoagent.transcript import TranscriptWriter, runs_dir
+from autoagent.transcripts import writer as transcript_module
+from autoagent.transcripts.writer import TranscriptWriter, runs_dir
 
 from .test_transcript import SETTINGS, sample_steps, write_run
 

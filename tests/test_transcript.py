@@ -14,11 +14,11 @@ from langchain_core.tools import tool
 
 from autoagent import AutoGPT
 from autoagent.errors import ConfigurationError
-from autoagent.redact import REDACTED, Redactor, collect_secrets, is_secret_name
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import RunResult, Step, StepKind, StopReason, Usage
-from autoagent.transcript import TranscriptWriter, new_run_id, runs_dir
-from autoagent.transcript_reader import TAIL_BLOCK, list_transcripts, load_transcript
+from autoagent.transcripts.reader import TAIL_BLOCK, list_transcripts, load_transcript
+from autoagent.transcripts.redact import REDACTED, Redactor, collect_secrets, is_secret_name
+from autoagent.transcripts.writer import TranscriptWriter, new_run_id, runs_dir
 
 from .scripted import ScriptedChatModel, act
 
@@ -382,7 +382,7 @@ def test_undecodable_names_and_lone_surrogates_leave_transcript_and_memory_whole
 
 
 def test_a_run_is_locked_while_it_runs(tmp_path: Path) -> None:
-    from autoagent.transcript import RunInUseError, run_lock
+    from autoagent.transcripts.writer import RunInUseError, run_lock
 
     writer = TranscriptWriter(SETTINGS, directory=tmp_path)
     run = RunResult(task="a long task")

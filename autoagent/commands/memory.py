@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..control_chars import escape_controls
 from ..errors import AutoAgentError
+from ..terminal.control_chars import escape_controls
 from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import click
 from .. import __version__
 from .. import exit_codes as codes
 from ..errors import AutoAgentError
-from ..redact import encodable
+from ..transcripts.redact import encodable
 from .run_options import run_options
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..plan import PlanAndExecute
     from ..settings import Settings
     from ..steps import RunResult, StopReason
-    from ..transcript_reader import Transcript
+    from ..transcripts.reader import Transcript
 
     Agent = AutoGPT | PlanAndExecute
 
@@ -145,8 +145,8 @@ def print_json(result: RunResult) -> None:
 
 def _resumable(run_id: str) -> Transcript:
     """The stopped run `--resume` names; one readable line when there is none to continue."""
-    from ..transcript import run_lock
-    from ..transcript_reader import find_transcript, load_transcript
+    from ..transcripts.reader import find_transcript, load_transcript
+    from ..transcripts.writer import run_lock
 
     try:
         run_id = find_transcript(run_id).stem
@@ -172,10 +172,10 @@ def run_once(
 ) -> int:
     """Run one task with the terminal display and a transcript: the answer as soon as it exists (or, with
     --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code."""
-    from ..display import AnswerPrinter, TerminalDisplay
     from ..settings import Settings
     from ..steps import StopReason
-    from ..transcript import TranscriptWriter
+    from ..terminal.display import AnswerPrinter, TerminalDisplay
+    from ..transcripts.writer import TranscriptWriter
 
     display = TerminalDisplay(show_steps=verbose and not json_output)
     record = (settings or Settings()).to_record()
@@ -204,7 +204,7 @@ def run_once(
         return code
     resumable = result.run_id and getattr(agent, "resumable", False)
     hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
-    from ..control_chars import escape_controls  # the reason may quote a tool's output
+    from ..terminal.control_chars import escape_controls  # the reason may quote a tool's output
 
     click.echo(escape_controls(f"stopped: {result.describe_stop()}{hint}"), err=True)
     return code or codes.NOT_FINISHED

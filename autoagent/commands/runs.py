@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..control_chars import escape_controls
 from ..errors import AutoAgentError
+from ..terminal.control_chars import escape_controls
 from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
     from ..steps import Step
-    from ..transcript_reader import Transcript, TranscriptSummary
+    from ..transcripts.reader import Transcript, TranscriptSummary
 
 TASK_CHARS = 60
 RUN_LABEL, STEP_LABEL = 9, 13  # label widths, so values line up
@@ -124,7 +124,7 @@ def runs() -> None:
               help="Show at most this many runs, newest first.")
 def list_runs(limit: int) -> None:
     """List past runs, newest first, with how each ended."""
-    from ..transcript_reader import list_transcripts, transcript_paths
+    from ..transcripts.reader import list_transcripts, transcript_paths
 
     with _reported():
         click.echo(format_runs(list_transcripts(limit=limit), total=len(transcript_paths())))
@@ -138,7 +138,7 @@ def show(run_id: str, as_json: bool) -> None:
 
     ID may be any unique prefix of a run id.
     """
-    from ..transcript_reader import load_transcript
+    from ..transcripts.reader import load_transcript
 
     with _reported():
         transcript = load_transcript(run_id)

@@ -11,8 +11,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
 from ..errors import AutoAgentError, ModelUnavailableError
-from ..redact import encodable
 from ..steps import Usage
+from ..transcripts.redact import encodable
 from . import describe_model_error
 from .reply_caps import DEFAULT_STEP_TOKENS, RUNAWAY, cap_reply
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries

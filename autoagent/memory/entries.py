@@ -8,7 +8,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ..redact import Redactor, encodable
+from ..transcripts.redact import Redactor, encodable
 
 
 def utc_now() -> str:

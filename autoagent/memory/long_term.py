@@ -17,8 +17,8 @@ from langchain_core.retrievers import BaseRetriever
 from ..errors import AutoAgentError, ModelUnavailableError
 from ..llm import describe_model_error
 from ..prompts import PromptTemplateBuilder
-from ..redact import Redactor, encodable
 from ..steps import RunResult
+from ..transcripts.redact import Redactor, encodable
 from .entries import MemoryEntry
 from .store import MemoryStore
 from .summary import summarize_run

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from langchain_core.tools import BaseTool
 
-from ..control_chars import escape_controls
+from ..terminal.control_chars import escape_controls
 
 # What the model reads when an action was not run.
 NO_TERMINAL = (

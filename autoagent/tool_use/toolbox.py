@@ -12,8 +12,8 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
-from ..redact import encodable
 from ..reply import FINISH, Action, describe_validation_error
+from ..transcripts.redact import encodable
 from .approval import DENIED, Approver, is_read_only
 from .fence import FENCE_END
 from .time_limit import TimeLimitExceeded, call_with_time_limit

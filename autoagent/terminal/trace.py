@@ -6,8 +6,8 @@ import json
 import sys
 from typing import TextIO
 
+from ..steps import Step, StepKind
 from .control_chars import escape_controls
-from .steps import Step, StepKind
 
 OBSERVATION_CHARS = 400  # the trace shortens long observations; the run record keeps them whole
 OBSERVATION_LINES = 6

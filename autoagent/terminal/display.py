@@ -17,11 +17,11 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
+from ..events import RunObserver
+from ..reply import Action, ThoughtAndAction
+from ..report import format_seconds, summary_line
+from ..steps import RunResult, Step, StepKind, StopReason
 from .control_chars import escape_controls
-from .events import RunObserver
-from .reply import Action, ThoughtAndAction
-from .report import format_seconds, summary_line
-from .steps import RunResult, Step, StepKind, StopReason
 from .trace import Line, step_lines
 
 

@@ -15,13 +15,13 @@ from typing import IO, Any
 
 from filelock import FileLock, Timeout
 
-from . import __version__
-from .errors import AutoAgentError
-from .events import RunObserver
-from .paths import autoagent_home, private_dir, private_file
+from .. import __version__
+from ..errors import AutoAgentError
+from ..events import RunObserver
+from ..paths import autoagent_home, private_dir, private_file
+from ..reply import ThoughtAndAction
+from ..steps import RunResult, Step, StepKind
 from .redact import Redactor, encodable
-from .reply import ThoughtAndAction
-from .steps import RunResult, Step, StepKind
 
 logger = logging.getLogger("autoagent")
 SUFFIX = ".jsonl"

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .api_keys import SETTINGS_FILE
-from .paths import autoagent_home
+from ..api_keys import SETTINGS_FILE
+from ..paths import autoagent_home
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_CHARS = 6  # shorter values would blank out ordinary words and numbers

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigurationError
-from .steps import Step, StopReason
-from .transcript import SUFFIX, runs_dir, step_from_record
+from ..errors import ConfigurationError
+from ..steps import Step, StopReason
+from .writer import SUFFIX, runs_dir, step_from_record
 
 logger = logging.getLogger("autoagent")
 TAIL_BLOCK = 64 * 1024

@@ -1,0 +1,1 @@
+"""Run transcripts: written as JSONL, read back, and kept free of secrets."""
