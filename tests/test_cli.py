@@ -12,8 +12,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from autoagent import exit_codes
 from autoagent.cli import cli
+from autoagent.commands import exit_codes
 
 from .cli_backend import FakeBackend, invoke
 from .scripted import ScriptedChatModel, act

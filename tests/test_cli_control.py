@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from autoagent import exit_codes as codes
+from autoagent.commands import exit_codes as codes
 from autoagent.steps import StopReason
 from autoagent.transcripts.reader import list_transcripts, load_transcript
 

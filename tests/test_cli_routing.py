@@ -7,8 +7,8 @@ import re
 import pytest
 from click.testing import CliRunner, Result
 
-from autoagent import exit_codes
 from autoagent.cli import cli, edit_distance, near_command
+from autoagent.commands import exit_codes
 
 from .cli_backend import FakeBackend, invoke
 from .scripted import act

@@ -17,9 +17,9 @@ from langchain_core.tools import tool
 
 from autoagent import AutoGPT, exit_codes
 from autoagent.cli import cli
-from autoagent.conversation import Conversation
+from autoagent.commands.conversation import Conversation
+from autoagent.commands.repl import EXIT_HINT, run_repl
 from autoagent.prompts import PromptTemplateBuilder
-from autoagent.repl import EXIT_HINT, run_repl
 
 from .scripted import ScriptedChatModel, act
 
@@ -258,7 +258,7 @@ def test_conversation_in_chinese() -> None:
 
 PTY_DRIVER = """\
 from autoagent import AutoGPT
-from autoagent.repl import run_repl
+from autoagent.commands.repl import run_repl
 from tests.scripted import ScriptedChatModel, act
 llm = ScriptedChatModel(replies=[act("FINISH"), "forty-two"])
 run_repl(AutoGPT(llm=llm, tools=[]), verbose=False, model_spec="scripted:pty")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from langchain_core.messages import AIMessage, HumanMessage
 
-from autoagent import exit_codes
+from autoagent.commands import exit_codes
 from autoagent.llm import local
 from autoagent.llm.call import invoke_model
 from autoagent.llm.local import ChatLocalLlama

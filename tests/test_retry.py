@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import Field
 
-from autoagent import exit_codes
+from autoagent.commands import exit_codes
 from autoagent.errors import ConfigurationError, ModelUnavailableError
 from autoagent.llm.call import invoke_model
 from autoagent.llm.retry import (

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import HumanMessage
 
-from autoagent import exit_codes
+from autoagent.commands import exit_codes
 from autoagent.llm.call import invoke_model
 from autoagent.steps import Usage
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from .. import exit_codes as codes
 from ..errors import AutoAgentError
 from ..transcripts.redact import encodable
+from . import exit_codes as codes
 from .run_options import run_options
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     if resumed is not None:
         ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, json_output=json_output, resumed=resumed))
     if not task:
-        from ..repl import run_repl
+        from .repl import run_repl
 
         run_repl(agent, verbose=verbose, model_spec=settings.resolved_model(), base_url=settings.base_url,
                  run_task=lambda line: run_once(agent, line, verbose, settings=settings))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .prompts import PromptTemplateBuilder
+    from ..prompts import PromptTemplateBuilder
 
 MAX_EXCHANGES = 3  # how many earlier exchanges the next task carries
 EXCHANGE_CHARS = 500  # how much of each request and answer it carries

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import AutoAgentError
+from ..paths import autoagent_home, private_file
 from . import exit_codes as codes
-from .commands.run import run_once
-from .errors import AutoAgentError
-from .paths import autoagent_home, private_file
+from .run import run_once
 from .slash_commands import Next, ReplSession, describe_model, is_command, run_command
 
 if TYPE_CHECKING:
-    from .commands.run import Agent
+    from .run import Agent
 
 PROMPT = "autoagent> "
 CONTINUATION = "... "

@@ -12,7 +12,7 @@ import click
 from .conversation import Conversation
 
 if TYPE_CHECKING:
-    from .commands.run import Agent
+    from .run import Agent
 
 QUIT_WORDS = {"quit", "exit"}  # also leave the REPL without the slash
 BARE_WORDS = {*QUIT_WORDS, "help"}  # commands that work without the slash: never sent to the model as a task
@@ -84,14 +84,14 @@ def _tools(session: ReplSession, args: str) -> None:
 
 
 def _memory(session: ReplSession, args: str) -> None:
-    from .commands.memory import run_memory_command
+    from .memory import run_memory_command
 
     run_memory_command(args, session.model_spec, session.base_url)
 
 
 def _runs(session: ReplSession, args: str) -> None:
     try:
-        from .commands.runs import run_runs_command
+        from .runs import run_runs_command
     except ImportError:
         click.echo("Error: /runs is not available in this version of autoagent.", err=True)
         return
