@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from autoagent import AutoGPT, exit_codes
+from autoagent import AutoGPT
 from autoagent.cli import cli
+from autoagent.commands import exit_codes
 from autoagent.events import RunObserver
 from autoagent.report import JSON_SHAPE
 from autoagent.steps import RunResult
