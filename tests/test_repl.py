@@ -15,8 +15,9 @@ import pytest
 from click.testing import CliRunner, Result
 from langchain_core.tools import tool
 
-from autoagent import AutoGPT, exit_codes
+from autoagent import AutoGPT
 from autoagent.cli import cli
+from autoagent.commands import exit_codes
 from autoagent.commands.conversation import Conversation
 from autoagent.commands.repl import EXIT_HINT, run_repl
 from autoagent.prompts import PromptTemplateBuilder
@@ -259,9 +260,11 @@ def test_conversation_in_chinese() -> None:
 PTY_DRIVER = """\
 from autoagent import AutoGPT
 from autoagent.commands.repl import run_repl
+from autoagent.commands.run import run_once
 from tests.scripted import ScriptedChatModel, act
 llm = ScriptedChatModel(replies=[act("FINISH"), "forty-two"])
-run_repl(AutoGPT(llm=llm, tools=[]), verbose=False, model_spec="scripted:pty")
+agent = AutoGPT(llm=llm, tools=[])
+run_repl(agent, run_task=lambda task: run_once(agent, task, False), model_spec="scripted:pty")
 print("the model saw:", repr(llm.prompts[0].split("Task: ")[1].split("\\n\\nMemories")[0]) if llm.prompts else None)
 """
 

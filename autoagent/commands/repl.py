@@ -11,11 +11,10 @@ import click
 from ..errors import AutoAgentError
 from ..paths import autoagent_home, private_file
 from . import exit_codes as codes
-from .run import run_once
 from .slash_commands import Next, ReplSession, describe_model, is_command, run_command
 
 if TYPE_CHECKING:
-    from .run import Agent
+    from ..settings import Agent
 
 PROMPT = "autoagent> "
 CONTINUATION = "... "
@@ -26,21 +25,18 @@ KEY_HINT = "Enter runs it; Esc-Enter or a trailing \\ starts a new line; /help l
 
 def run_repl(
     agent: Agent,
-    verbose: bool = True,
     *,
+    run_task: Callable[[str], int],
     model_spec: str = "",
     base_url: str | None = None,
-    run_task: Callable[[str], int] | None = None,
     read_entry: Callable[[], str] | None = None,
 ) -> None:
     """Read entries until /quit or EOF; a failed or interrupted run returns to the prompt.
 
-    `run_task` runs one task and returns its exit code (by default `run_once`); `read_entry` returns the next
+    `run_task` runs one task and returns its exit code (the caller passes `run_once`); `read_entry` returns the next
     entry, raising EOFError or KeyboardInterrupt (by default prompt_toolkit on a terminal, else stdin lines).
     """
     session = ReplSession(agent, model_spec, base_url)
-    if run_task is None:
-        run_task = lambda task: run_once(agent, task, verbose)  # noqa: E731
     if read_entry is None:
         read_entry = read_terminal_entry(describe_model(session)) if _on_a_terminal() else read_piped_entry
     click.echo(f"autoagent with {describe_model(session)}: type a task. {KEY_HINT}.", err=True)

@@ -17,13 +17,9 @@ from . import exit_codes as codes
 from .run_options import run_options
 
 if TYPE_CHECKING:
-    from ..agent import AutoGPT
-    from ..plan import PlanAndExecute
-    from ..settings import Settings
+    from ..settings import Agent, Settings
     from ..steps import RunResult, StopReason
     from ..transcripts.reader import Transcript
-
-    Agent = AutoGPT | PlanAndExecute
 
 EPILOG = f"""\b
 Exit codes: {codes.OK} the task finished; {codes.ERROR} a configuration or model error;
@@ -101,7 +97,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     if not task:
         from .repl import run_repl
 
-        run_repl(agent, verbose=verbose, model_spec=settings.resolved_model(), base_url=settings.base_url,
+        run_repl(agent, model_spec=settings.resolved_model(), base_url=settings.base_url,
                  run_task=lambda line: run_once(agent, line, verbose, settings=settings))
         return
     ctx.exit(run_once(agent, text, verbose, settings=settings, json_output=json_output))

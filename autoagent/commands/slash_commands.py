@@ -12,7 +12,7 @@ import click
 from .conversation import Conversation
 
 if TYPE_CHECKING:
-    from .run import Agent
+    from ..settings import Agent
 
 QUIT_WORDS = {"quit", "exit"}  # also leave the REPL without the slash
 BARE_WORDS = {*QUIT_WORDS, "help"}  # commands that work without the slash: never sent to the model as a task
