@@ -13,7 +13,7 @@ from ..reply import ReplyParseError
 DEFAULT_STEP_TOKENS = 512  # a full Thought/Action object is ~250 tokens; the rest is room for a file's content
 SUMMARY_TOKENS = 320  # a memory summary is cut at 1,200 characters anyway
 CUT = "length"  # the finish reason of a reply stopped at its cap (OpenAI's name; llama.cpp's too)
-RUNAWAY = "runaway"  # ours: the reply was stopped for repeating itself (autoagent/runaway.py)
+RUNAWAY = "runaway"  # ours: the reply was stopped for repeating itself (autoagent/llm/runaway.py)
 
 
 @dataclass(frozen=True)

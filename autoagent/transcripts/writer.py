@@ -1,4 +1,4 @@
-"""Run transcripts: each run written step by step as JSONL under $AUTOAGENT_HOME/runs (transcript_reader.py
+"""Run transcripts: each run written step by step as JSONL under $AUTOAGENT_HOME/runs (reader.py
 reads them back)."""
 
 from __future__ import annotations
