@@ -201,11 +201,17 @@ class AutoGPT:
     def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
         call whose thought begins with `thought_start`), or to a tool call right after a finish was sent back, or
-        to the reply format after an unreadable reply; else as the protocol binds it."""
+        to another tool (or FINISH) right after a repeated action, or to the reply format after an unreadable
+        reply; else as the protocol binds it."""
         guided = self.protocol.guided_model(self.llm, thought_start) if thought_start else None
         if guided is not None:
             return guided
         last = steps[-1] if steps else None
+        if last is not None and last.kind is StepKind.REPEATED and _ran_well(last, steps):
+            assert last.action is not None
+            other = self.protocol.strict_model(self.llm, exclude=(last.action.name,))
+            if other is not None:  # a small model told it repeats itself repeats itself again, unless held
+                return other
         sent_back = last is not None and last.kind is StepKind.REJECTED and last.decision is not None \
             and last.decision.is_finish()
         if sent_back and self._acting_model is not None:
@@ -232,6 +238,9 @@ class AutoGPT:
             kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
             return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
                                objection.detail)
+        meant = self.toolbox.meant(decision.action)
+        if meant is not decision.action:  # a tool written as another tool's argument: the call it stands for
+            decision = decision.model_copy(update={"action": meant})
         tool = self.toolbox.find(decision.action.name)
         objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
         if objection is not None:
@@ -303,6 +312,15 @@ class AutoGPT:
         if self.on_step is not None:
             self.on_step(step)
         events.on_step(step)
+
+
+def _ran_well(repeat: Step, steps: Sequence[Step]) -> bool:
+    """Whether the action `repeat` repeated had run and worked: its tool did its part (a failed one is fixed
+    with the same tool)."""
+    assert repeat.action is not None
+    signature = repeat.action.signature()
+    return any(step.kind is StepKind.ACTION and step.success and step.action is not None
+               and step.action.signature() == signature for step in steps)
 
 
 def _model_name(llm: BaseChatModel) -> str:

@@ -72,7 +72,8 @@ def run_task(task: Task, config: str, model: str, base_url: str | None, root: Pa
     seconds = time.monotonic() - started
     problem = task.check(answer, workspace) or ""
     actions = [step.action.name if step.action else step.kind.value for step in steps]
-    trace = [f"{step.kind.value} {step.action.name if step.action else ''} "
+    trace = [f"{step.kind.value} ({step.decision.thought.text[:100] if step.decision else ''!r}) "
+             f"{step.action.name if step.action else ''} "
              f"{json.dumps(step.action.args, ensure_ascii=False)[:120] if step.action else step.reply[:120]!r} -> "
              f"{step.observation[:100]!r}" for step in steps]
     return Outcome(config, task.name, not problem, finished, problem, reason,

@@ -13,6 +13,7 @@ from langchain_core.tools import tool
 from autoagent import AutoGPT
 from autoagent.errors import ModelUnavailableError
 from autoagent.steps import StepKind, StopReason
+from autoagent.tools import calculator
 
 from .scripted import ScriptedChatModel, act
 
@@ -276,3 +277,23 @@ def test_a_tool_named_finish_is_refused() -> None:
 
     with pytest.raises(ValueError, match="FINISH"):
         AutoGPT(llm=ScriptedChatModel(replies=[]), tools=[finish_tool])
+
+
+def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() -> None:
+    @tool
+    def today() -> str:
+        """Today's date."""
+        return "2026-11-30"
+
+    @tool
+    def shout(text: str) -> str:
+        """Shout text."""
+        return text.upper()
+
+    replies = [act("calculator", expression="today()"), act("calculator", expression="shout('hi')"),
+               act("calculator", expression="sqrt(16)"), act("FINISH"), "done"]
+    llm = ScriptedChatModel(replies=replies)
+    agent = AutoGPT(llm=llm, tools=[calculator, today, shout])
+    run = agent.execute("What is today's date?")
+    assert [(step.action.name, step.observation) for step in run.steps[:3]] == [  # type: ignore[union-attr]
+        ("today", "2026-11-30"), ("shout", "HI"), ("calculator", "4")]  # sqrt is no tool: the calculator's own

@@ -243,3 +243,49 @@ def test_where_the_backend_is_constrained_every_step_is_and_the_finish_prompt_is
     assert len(strict_calls) == 3  # the first reply too, not only the retry after the unreadable one
     assert len(llm.calls) == 1 and "Write the final answer" in llm.prompts[0] and run.answer == "4"
     assert schemas and all("anyOf" in schema["properties"]["action"] for schema in schemas)  # type: ignore[index]
+
+
+def _held_replies(monkeypatch: pytest.MonkeyPatch, replies: list[str]) -> list[dict[str, object]]:
+    """Hold the JSON protocol to a scripted constrained model; returns the schema each reply was held to."""
+    from langchain_core.runnables import RunnableLambda
+
+    held: list[dict[str, object]] = []
+
+    def bind(llm: object, schema: dict[str, object]) -> RunnableLambda:
+        def reply(messages: object) -> AIMessage:
+            held.append(schema)
+            return AIMessage(replies[len(held) - 1])
+
+        return RunnableLambda(reply)
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    return held
+
+
+def _names(schema: dict[str, object]) -> list[str]:
+    return [choice["properties"]["name"]["const"] for choice in schema["properties"]["action"]["anyOf"]]  # type: ignore[index]
+
+
+def test_right_after_a_repeated_action_the_reply_is_held_to_another_tool_or_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from .scripted import act
+
+    twice = act("calculator", expression="2+2")
+    held = _held_replies(monkeypatch, [twice, twice, act("FINISH")])
+    agent, _ = agent_with("json", "4")
+    run = agent.execute("What is 2+2?")
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.FINISH]
+    assert _names(held[1]) == ["record_expense", "calculator", "FINISH"]  # a first repeat may still happen
+    assert _names(held[2]) == ["record_expense", "FINISH"]  # after it: anything but the tool it repeated
+
+
+def test_a_repeated_failed_action_keeps_its_tool_for_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    from .scripted import act
+
+    broken = act("calculator", expression="2+")
+    held = _held_replies(monkeypatch, [broken, broken, act("calculator", expression="2+2"), act("FINISH")])
+    agent, _ = agent_with("json", "4")
+    run = agent.execute("What is 2+2?")
+    assert [step.kind for step in run.steps][:3] == [StepKind.ACTION, StepKind.REPEATED, StepKind.ACTION]
+    assert not run.steps[0].success and "calculator" in _names(held[2])

@@ -331,3 +331,11 @@ def test_escapes_through_the_toolbox_are_observations(workspace: Path, outside: 
     refusal = "OutsideWorkspaceError: path 'link.txt' is outside the workspace"
     assert (read.success, read.content) == (False, f"read_file failed: {refusal}")
     assert (outside / "secret.txt").read_text() == "top secret"
+
+
+def test_a_read_file_says_how_many_lines_it_has(tmp_path: Path) -> None:
+    (tmp_path / "todo.txt").write_text("a\nb\n\nc\n")
+    (tmp_path / "one.txt").write_text("only")
+    read = {tool.name: tool for tool in file_tools(tmp_path)}["read_file"]
+    assert read.invoke({"path": "todo.txt"}).startswith("The content of 'todo.txt' (4 lines):")
+    assert read.invoke({"path": "one.txt"}).startswith("The content of 'one.txt' (1 line):")

@@ -126,9 +126,15 @@ def _read(workspace: Workspace, location: Path, shown: str, max_chars: int) -> s
     if not text:
         return f"{shown!r} is empty."
     if len(text) <= max_chars and len(head) >= size:
-        return _quote_file(f"The content of {shown!r}:", text, shown)
+        return _quote_file(f"The content of {shown!r} ({_lines(text)}):", text, shown)
     heading = f"The content of {shown!r} (truncated: the first {max_chars:,} characters of {size:,} bytes):"
     return _quote_file(heading, text[:max_chars], shown)
+
+
+def _lines(text: str) -> str:
+    """How many lines `text` has, in words ("1 line", "5 lines"): a count the reader need not make."""
+    count = len(text.splitlines())
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 def _quote_file(heading: str, text: str, shown: str) -> str:
@@ -292,7 +298,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
 
     @tool(parse_docstring=True)
     def search_files(pattern: str, path: str = ".") -> str:
-        """Find lines containing some text (case-insensitive) in the workspace's text files.
+        """Find which files mention some text: the lines containing it (case-insensitive), with their file names.
 
         Args:
             pattern: The text to look for (plain text, not a regular expression).

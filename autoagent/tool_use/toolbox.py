@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -22,6 +23,9 @@ ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
 TIMED_OUT = "{tool} timed out after {seconds:g} s and was stopped."
 TIMED_OUT_RUNNING = "{tool} timed out after {seconds:g} s; it may still be running in the background."
+
+_CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)  # a tool written as a call: name(args)
+_QUOTED = re.compile(r"""["']([^"']*)["']""")  # its one argument, quoted
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,23 @@ class Toolbox:
     def find(self, name: str) -> BaseTool | None:
         """The tool called `name`, also in another letter case (models often capitalise)."""
         return self.tools.get(name) or self._by_folded_name(name)
+
+    def meant(self, action: Action) -> Action:
+        """The action the model meant: an argument written as a whole call of another tool
+        (`calculator {"expression": "current_datetime()"}`) is that call; else `action` itself."""
+        for value in action.args.values():
+            match = _CALL.fullmatch(value) if isinstance(value, str) else None
+            tool = self.find(match[1]) if match else None
+            if match is None or tool is None or tool.name == action.name:
+                continue
+            inner = match[2].strip()
+            names = list(self.args_schema(tool.name).get("properties", {}))
+            if not inner and not self.args_schema(tool.name).get("required"):
+                return Action(name=tool.name, args={})
+            quoted = _QUOTED.fullmatch(inner)
+            if quoted and names:
+                return Action(name=tool.name, args={names[0]: quoted[1]})
+        return action
 
     def timeout_for(self, tool: BaseTool) -> float | None:
         """The seconds `tool` may run: `timeouts[name]`, else its metadata's "timeout", else the default."""
