@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..text import shorten
+
 if TYPE_CHECKING:
     from ..prompts import PromptTemplateBuilder
 
@@ -18,12 +20,6 @@ class Exchange:
 
     request: str
     answer: str
-
-
-def clip(text: str, limit: int) -> str:
-    """`text` stripped and cut to `limit` characters, the cut marked with an ellipsis."""
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 @dataclass
@@ -48,8 +44,8 @@ class Conversation:
         if not self.exchanges:
             return request
         exchanges = "\n\n".join(
-            prompts.render("conversation_exchange", request=clip(exchange.request, self.max_chars),
-                           answer=clip(exchange.answer, self.max_chars)).strip()
+            prompts.render("conversation_exchange", request=shorten(exchange.request.strip(), self.max_chars),
+                           answer=shorten(exchange.answer.strip(), self.max_chars)).strip()
             for exchange in self.exchanges
         )
         return prompts.render("conversation", exchanges=exchanges, request=request).strip()

@@ -11,6 +11,7 @@ import click
 
 from ..errors import AutoAgentError
 from ..terminal.control_chars import escape_controls
+from ..text import shorten
 from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ def format_memories(entries: Sequence[MemoryEntry], total: int | None = None) ->
     width = max(len(entry.id) for entry in entries)
     lines = [f"{'ID':>{width}}  {'WHEN (UTC)':16}  {'OUTCOME':13}  TASK"]
     for entry in entries:
-        lines.append(f"{entry.id:>{width}}  {_when(entry):16}  {entry.outcome:13}  {_clip(entry.task, TASK_CHARS)}")
+        task = shorten(" ".join(entry.task.split()), TASK_CHARS)  # one line
+        lines.append(f"{entry.id:>{width}}  {_when(entry):16}  {entry.outcome:13}  {task}")
     if total is not None and total > len(entries):
         lines.append(f"({len(entries)} of {total} shown)")
     return "\n".join(lines)
@@ -189,9 +191,3 @@ def run_memory_command(line: str, model: str | None = None, base_url: str | None
 def _when(entry: MemoryEntry) -> str:
     """The entry's time as `YYYY-MM-DD HH:MM`."""
     return entry.created.replace("T", " ")[:16]
-
-
-def _clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -11,6 +11,7 @@ import click
 
 from ..errors import AutoAgentError
 from ..terminal.control_chars import escape_controls
+from ..text import shorten
 from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:
@@ -42,8 +43,9 @@ def format_runs(summaries: Sequence[TranscriptSummary], total: int | None = None
     lines = [f"{'ID':{id_width}}  {'WHEN (UTC)':16}  {'STATUS':{status_width}}  STEPS  TASK"]
     for summary in summaries:
         when = summary.started.replace("T", " ")[:16]
-        lines.append(f"{summary.run_id:{id_width}}  {when:16}  {summary.status:{status_width}}  {summary.steps:5}  "
-                     f"{_clip(summary.task, TASK_CHARS)}")
+        task = shorten(" ".join(summary.task.split()), TASK_CHARS)  # one line
+        status = f"{summary.status:{status_width}}"
+        lines.append(f"{summary.run_id:{id_width}}  {when:16}  {status}  {summary.steps:5}  {task}")
     if total is not None and total > len(summaries):
         lines.append(f"({len(summaries)} of {total} shown)")
     return "\n".join(lines)
@@ -164,9 +166,3 @@ def _field(label: str, value: str, indent: int = 0) -> str:
 def _text(value: Any) -> str:
     """A setting's value on one line."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def _clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

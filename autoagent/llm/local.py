@@ -8,6 +8,7 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -149,22 +150,13 @@ class ChatLocalLlama(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         """Run one chat completion and return it as an AIMessage with usage metadata."""
-        llm, lock = self._shared()
-        snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
         chat_messages, params = to_chat_messages(messages), self._call_params(stop, kwargs)
-        key = prompt_key(chat_messages, params)
         streamed = run_manager is not None and bool(run_manager.handlers)  # a runaway guard listens, at least
-        with lock:
-            snapshots.before_call(llm, key, directory)
-            finished = False
-            try:
-                if streamed:  # someone listens: tokens reach the callbacks as they come (a spinner shows them)
-                    response = self._streamed_completion(llm, chat_messages, params, run_manager)
-                else:
-                    response = llm.create_chat_completion(messages=chat_messages, **params)
-                finished = True
-            finally:
-                snapshots.after_call(llm, key, directory if finished else None)
+        with self._held(chat_messages, params) as llm:
+            if streamed:  # someone listens: tokens reach the callbacks as they come (a spinner shows them)
+                response = self._streamed_completion(llm, chat_messages, params, run_manager)
+            else:
+                response = llm.create_chat_completion(messages=chat_messages, **params)
         choice = response["choices"][0]
         usage = usage_metadata(response.get("usage"))
         content = choice["message"].get("content") or ""
@@ -193,12 +185,11 @@ class ChatLocalLlama(BaseChatModel):
         stream = llm.create_chat_completion(messages=chat_messages, **params, stream=True)
         try:
             for raw in stream:
-                choice = raw["choices"][0] if raw.get("choices") else {}
-                text = (choice.get("delta") or {}).get("content") or ""
+                text, finished = _delta(raw)
                 if text:
                     pieces.append(text)
                     run_manager.on_llm_new_token(text)  # a listener may raise to stop the reply (a runaway)
-                finish_reason = choice.get("finish_reason") or finish_reason
+                finish_reason = finished or finish_reason
         finally:
             stream.close()  # stops generating now, under the model's lock, not when the generator is collected
         content = "".join(pieces)
@@ -215,16 +206,23 @@ class ChatLocalLlama(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         """Stream the completion token by token; usage rides on the last chunk when llama.cpp reports it."""
+        chat_messages, params = to_chat_messages(messages), {**self._call_params(stop, kwargs), "stream": True}
+        with self._held(chat_messages, params) as llm:
+            stream = llm.create_chat_completion(messages=chat_messages, **params)
+            yield from self._stream_chunks(stream, run_manager)
+
+    @contextmanager
+    def _held(self, chat_messages: list[dict[str, Any]], params: dict[str, Any]) -> Iterator[Any]:
+        """The shared Llama, under its lock for one call: the prompt's cached prefix restored before it, and the
+        context saved after it only when the call finished."""
         llm, lock = self._shared()
         snapshots, directory = self.prefix_snapshots(), self._prefix_dir()
-        chat_messages, params = to_chat_messages(messages), {**self._call_params(stop, kwargs), "stream": True}
         key = prompt_key(chat_messages, params)
         with lock:
             snapshots.before_call(llm, key, directory)
             finished = False
             try:
-                stream = llm.create_chat_completion(messages=chat_messages, **params)
-                yield from self._stream_chunks(stream, run_manager)
+                yield llm
                 finished = True
             finally:
                 snapshots.after_call(llm, key, directory if finished else None)
@@ -234,9 +232,7 @@ class ChatLocalLlama(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         """LangChain chunks from llama.cpp's streamed completion chunks."""
         for raw in stream:
-            choice = raw["choices"][0] if raw.get("choices") else {}
-            text = (choice.get("delta") or {}).get("content") or ""
-            finish_reason = choice.get("finish_reason")
+            text, finish_reason = _delta(raw)
             usage = usage_metadata(raw.get("usage"))
             if not text and finish_reason is None and usage is None:
                 continue
@@ -254,6 +250,12 @@ class ChatLocalLlama(BaseChatModel):
             if run_manager is not None and text:
                 run_manager.on_llm_new_token(text, chunk=chunk)
             yield chunk
+
+
+def _delta(raw: dict[str, Any]) -> tuple[str, str | None]:
+    """The text and the finish reason (None until the last) of one chunk of llama.cpp's streamed completion."""
+    choice = raw["choices"][0] if raw.get("choices") else {}
+    return (choice.get("delta") or {}).get("content") or "", choice.get("finish_reason")
 
 
 def _open_llama(model_path: str, n_ctx: int, n_threads: int | None) -> Any:

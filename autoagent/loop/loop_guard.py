@@ -17,7 +17,6 @@ class Loop:
     """The model is going round in circles: `earlier` is the step whose action it repeats."""
 
     earlier: Step
-    alternating: bool  # A B A B rather than A A
     stop: bool  # a rethink was already forced and did not help
 
 
@@ -46,9 +45,4 @@ class LoopGuard:
         ran = [step for step in same if step.kind is StepKind.ACTION]
         earlier = (ran or same)[-1]  # the step that ran it, whose observation the rethink note shows
         after_rethink = bool(self._recent) and self._recent[-1][1].kind is StepKind.REPEATED
-        return Loop(earlier, self._alternating(signature), stop=signature in self._flagged or after_rethink)
-
-    def _alternating(self, signature: str) -> bool:
-        """True when the last actions run A B A and `signature` is B again."""
-        recent = [seen for seen, _ in self._recent][-3:]
-        return len(recent) == 3 and recent[0] == recent[2] != recent[1] == signature
+        return Loop(earlier, stop=signature in self._flagged or after_rethink)

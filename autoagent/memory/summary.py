@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from langchain_core.messages import HumanMessage
 
-from ..prompts import PromptTemplateBuilder, format_prompt
+from ..prompts import PromptTemplateBuilder
 from ..steps import RunResult, Step, StepKind
+from ..text import shorten
+from .short_term import ShortTermMemory
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -54,19 +56,8 @@ def clean_summary(text: str) -> str:
 
 
 def _render_steps(steps: list[Step], prompts: PromptTemplateBuilder) -> str:
-    """Steps in the short-term memory's `memory_step` format."""
-    template = prompts.build("memory_step")
-    blocks = []
+    """Steps as the short-term memory renders them, observations clipped."""
+    memory = ShortTermMemory(len(steps))
     for step in steps:
-        action = step.action
-        observation = step.observation.strip()
-        if len(observation) > OBSERVATION_CHARS:
-            observation = observation[:OBSERVATION_CHARS] + " …"
-        blocks.append(format_prompt(
-            template, "memory_step",
-            number=str(step.number),
-            thought=step.decision.thought.text if step.decision else "-",
-            action=f"{action.name} {json.dumps(action.args, ensure_ascii=False)}" if action else "-",
-            observation=observation,
-        ).strip())
-    return "\n".join(blocks)
+        memory.add(replace(step, observation=shorten(step.observation.strip(), OBSERVATION_CHARS, " …")))
+    return memory.render(prompts)

@@ -7,6 +7,7 @@ import sys
 from typing import TextIO
 
 from ..steps import Step, StepKind
+from ..text import shorten
 from .control_chars import escape_controls
 
 OBSERVATION_CHARS = 400  # the trace shortens long observations; the run record keeps them whole
@@ -18,11 +19,10 @@ Segment = tuple[str, str]  # a piece of text and its rich style ("" for none; "j
 Line = list[Segment]
 
 
-def shorten(text: str, chars: int = OBSERVATION_CHARS, lines: int = OBSERVATION_LINES) -> tuple[str, bool]:
+def _cut(text: str, chars: int = OBSERVATION_CHARS, lines: int = OBSERVATION_LINES) -> tuple[str, bool]:
     """`text` stripped and cut to at most `lines` lines and `chars` characters; True when something was cut."""
     text = text.strip()
-    kept = text.splitlines()[:lines]
-    short = "\n".join(kept)[:chars].rstrip()
+    short = shorten("\n".join(text.splitlines()[:lines]), chars, mark="").rstrip()
     return short, short != text
 
 
@@ -42,7 +42,7 @@ def step_lines(step: Step, max_steps: int, run_id: str = "") -> list[Line]:
         lines.append([("  thought: ", "dim"), (step.decision.thought.text, "italic")])
         lines += [[(f"    - {item}", "")] for item in step.decision.thought.plan]
         action = step.decision.action
-        args, cut = shorten(json.dumps(action.args, ensure_ascii=False, default=str), ARGS_CHARS)
+        args, cut = _cut(json.dumps(action.args, ensure_ascii=False, default=str), ARGS_CHARS)
         lines.append([("  action: ", "dim"), (action.name, "bold cyan"), (" ", ""), (args, "json")])
         if cut:
             lines[-1].append((" …", "dim"))
@@ -53,7 +53,7 @@ def step_lines(step: Step, max_steps: int, run_id: str = "") -> list[Line]:
 
 def _observation_lines(step: Step, run_id: str) -> list[Line]:
     """The observation, shortened, its continuation lines indented; a hint where to read it whole."""
-    observation, cut = shorten(step.observation)
+    observation, cut = _cut(step.observation)
     style = "" if step.success else "red"
     first, *rest = observation.splitlines() or [""]
     lines: list[Line] = [[("  observation: ", "dim"), (first, style)]]
