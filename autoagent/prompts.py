@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import string
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -79,6 +80,12 @@ class PromptTemplateBuilder:
     def render(self, name: str, **variables: str) -> str:
         """Render a template in one go; every variable it uses must be given."""
         return format_prompt(self.build(name), name, **variables)
+
+
+@functools.cache
+def english_prompts() -> PromptTemplateBuilder:
+    """The packaged English prompts, for the parts no run told its language (their default)."""
+    return PromptTemplateBuilder()
 
 
 def format_prompt(template: PromptTemplate, name: str, **variables: str) -> str:

@@ -9,22 +9,25 @@ from typing import Any
 import json_repair
 from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from .errors import PromptTemplateError
+from .prompts import PromptTemplateBuilder, english_prompts
 from .transcripts.redact import encodable
 
 FINISH = "FINISH"
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
 
 
+# What each field means, for the model, is in prompts/<lang>/reply_fields.templ.
 class Thought(BaseModel):
     """The model's reasoning for this step; only `text` is required."""
 
-    text: str = Field(description="what you think now, in one sentence", examples=["..."])
-    reasoning: str = Field("", description="why", examples=["..."])
-    plan: list[str] = Field(default_factory=list, description="the next steps, short", examples=[["..."]])
-    criticism: str = Field("", description="what could be wrong", examples=["..."])
-    speak: str = Field("", description="a short note for the user", examples=["..."])
+    text: str = Field(examples=["..."])
+    reasoning: str = Field("", examples=["..."])
+    plan: list[str] = Field(default_factory=list, examples=[["..."]])
+    criticism: str = Field("", examples=["..."])
+    speak: str = Field("", examples=["..."])
 
     @field_validator("plan", mode="before")
     @classmethod
@@ -45,10 +48,8 @@ class Thought(BaseModel):
 class Action(BaseModel):
     """The tool to run next and its arguments; `FINISH` ends the task."""
 
-    name: str = Field(description=f"a tool name, or {FINISH} when the task is done", examples=["tool_name"])
-    args: dict[str, Any] = Field(
-        default_factory=dict, description="the tool's arguments", examples=[{"arg_name": "value"}]
-    )
+    name: str = Field(examples=["tool_name"])
+    args: dict[str, Any] = Field(default_factory=dict, examples=[{"arg_name": "value"}])
     call_id: str = Field("", exclude=True)  # the id of a native tool call; never asked of the model
     _signature: str | None = PrivateAttr(None)
 
@@ -147,18 +148,29 @@ def _example(model: type[BaseModel]) -> dict[str, Any]:
     return example
 
 
-def _field_meanings(model: type[BaseModel], prefix: str = "") -> list[str]:
-    """One line per leaf field: its dotted path and description."""
-    lines: list[str] = []
+def _field_paths(model: type[BaseModel], prefix: str = "") -> list[str]:
+    """The dotted path of each leaf field the model writes."""
+    paths: list[str] = []
     for name, field in model.model_fields.items():
         if field.exclude:
             continue
         annotation = field.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            lines += _field_meanings(annotation, f"{prefix}{name}.")
+            paths += _field_paths(annotation, f"{prefix}{name}.")
         else:
-            lines.append(f"{prefix}{name}: {field.description}")
-    return lines
+            paths.append(f"{prefix}{name}")
+    return paths
+
+
+def field_meanings(prompts: PromptTemplateBuilder) -> dict[str, str]:
+    """What each field of the reply means (dotted path: meaning), from reply_fields.templ; every field needs one."""
+    text = prompts.render("reply_fields", finish=FINISH)
+    pairs = (line.split(":", 1) for line in text.splitlines() if ":" in line)
+    meanings = {path.strip(): meaning.strip() for path, meaning in pairs}
+    missing = [path for path in _field_paths(ThoughtAndAction) if path not in meanings]
+    if missing:
+        raise PromptTemplateError(f"reply_fields.templ: no meaning for {', '.join(missing)}")
+    return meanings
 
 
 def describe_validation_error(err: ValidationError) -> str:
@@ -167,11 +179,18 @@ def describe_validation_error(err: ValidationError) -> str:
 
 
 class ReplyParseError(OutputParserException):
-    """A reply that is not a valid Thought/Action object; `problem` says why, for the model to read."""
+    """A reply that is not a valid Thought/Action object. What the model reads is the template `reason`
+    (prompts/<lang>/) filled with `details`; `problem` is that text in English."""
 
-    def __init__(self, problem: str, reply: str) -> None:
-        super().__init__(problem, llm_output=reply)
-        self.problem = problem
+    def __init__(self, reason: str, reply: str, **details: str) -> None:
+        self.reason = reason
+        self.details = details
+        self.problem = self.explain(english_prompts())
+        super().__init__(self.problem, llm_output=reply)
+
+    def explain(self, prompts: PromptTemplateBuilder) -> str:
+        """What is wrong with the reply, in the language of `prompts`."""
+        return prompts.render(self.reason, **self.details).strip()
 
 
 class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
@@ -179,7 +198,11 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
     truncated JSON. `compact` asks for a one-string thought (cheaper for small models); both
     shapes are always accepted."""
 
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     compact: bool = False
+    # The language of the field meanings in the format instructions.
+    prompts: PromptTemplateBuilder = Field(default_factory=english_prompts, exclude=True)
 
     def parse(self, text: str) -> ThoughtAndAction:
         """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
@@ -187,16 +210,16 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
             data = json_repair.loads(text) if text.strip() else ""
             data = json.loads(encodable(json.dumps(data, ensure_ascii=False)))  # a lone `\ud800` escape: U+FFFD
         except RecursionError:  # nested too deep for any JSON reader: the model hears it and tries again
-            raise ReplyParseError("the reply's JSON is nested too deeply to read", text) from None
+            raise ReplyParseError("reply_too_deep", text) from None
         if isinstance(data, list):  # wrapped in a list, or split in parts: {"thought": ...} {"action": ...}
             parts = [item for item in data if isinstance(item, dict)]
             data = {key: value for part in reversed(parts) for key, value in part.items()} if parts else data
         if not isinstance(data, dict) or not data:
-            raise ReplyParseError("no JSON object found in the reply", text)
+            raise ReplyParseError("reply_no_json", text)
         try:
             return ThoughtAndAction.model_validate(data)
         except ValidationError as err:
-            raise ReplyParseError(describe_validation_error(err), text) from err
+            raise ReplyParseError("reply_invalid", text, problems=describe_validation_error(err)) from err
 
     def json_schema(
         self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True, thought_start: str = ""
@@ -219,13 +242,16 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
 
     def get_format_instructions(self) -> str:
         """A compact example and the meaning of each field, generated from the models."""
+        meanings = field_meanings(self.prompts)
         if not self.compact:
             example = json.dumps(_example(ThoughtAndAction), ensure_ascii=False)
-            return example + "\n" + "\n".join(_field_meanings(ThoughtAndAction))
+            lines = [f"{path}: {meanings[path]}" for path in _field_paths(ThoughtAndAction)]
+            return example + "\n" + "\n".join(lines)
         text = Thought.model_fields["text"]
         example = json.dumps({"thought": (text.examples or [""])[0], "action": _example(Action)}, ensure_ascii=False)
-        meanings = [f"thought: {text.description}", *_field_meanings(Action, "action.")]
-        return example + "\n" + "\n".join(meanings)
+        lines = [f"thought: {meanings['thought.text']}"]
+        lines += [f"{path}: {meanings[path]}" for path in _field_paths(Action, "action.")]
+        return example + "\n" + "\n".join(lines)
 
     @property
     def _type(self) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +16,11 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
+from autoagent.prompts import english_prompts
 from autoagent.reply import Action
 from autoagent.tool_use.approval import (
     ALLOWED,
     DENIED,
-    FEEDBACK,
     NO_TERMINAL,
     SHOWN_VALUE_CHARS,
     Approver,
@@ -33,6 +34,7 @@ from autoagent.tools.amap import amap_tools
 
 from .scripted import ScriptedChatModel, act
 
+DENIED_TEXT = "The user denied this action."
 pytestmark = pytest.mark.timeout(20)  # a question nobody answers must fail the test, not hang it
 
 QUESTION_START = "Allow? "
@@ -114,7 +116,7 @@ def test_yes_allows_once_and_shows_the_action(terminal: Terminal) -> None:
     assert approver.review("record", {"note": "hello"}) == Verdict(True)
     shown = terminal.output.getvalue()
     assert "The agent wants to run record with:" in shown and '"note": "hello"' in shown
-    assert approver.review("record", {"note": "again"}) == Verdict(False, DENIED)  # asked again
+    assert approver.review("record", {"note": "again"}) == DENIED  # asked again
     assert terminal.questions() == 2
 
 
@@ -125,7 +127,7 @@ def test_yes_to_the_next_n_actions_then_asks_again(terminal: Terminal) -> None:
     assert approver.review("erase", {"note": "2"}).allowed  # any side-effecting tool uses up the count
     assert approver.review("record", {"note": "3"}).allowed
     assert terminal.questions() == 1
-    assert approver.review("record", {"note": "4"}) == Verdict(False, DENIED)
+    assert approver.review("record", {"note": "4"}) == DENIED
     assert terminal.questions() == 2
 
 
@@ -142,14 +144,16 @@ def test_always_allows_that_tool_only(terminal: Terminal) -> None:
 
 def test_no_denies_and_tells_the_model(terminal: Terminal) -> None:
     terminal.type("N")
-    assert terminal.approver().review("record", {"note": "x"}) == Verdict(False, "The user denied this action.")
+    assert terminal.approver().review("record", {"note": "x"}) == DENIED
+    assert DENIED.explain("record", english_prompts()) == DENIED_TEXT
 
 
 def test_other_text_is_feedback_for_the_model(terminal: Terminal) -> None:
     terminal.type("  write it to notes.md instead  ")
     verdict = terminal.approver().review("record", {"note": "x"})
-    assert verdict == Verdict(False, "The user did not run this action and says: write it to notes.md instead")
-    assert verdict.observation == FEEDBACK.format(feedback="write it to notes.md instead")
+    assert verdict == Verdict(False, "approval_feedback", "write it to notes.md instead")
+    told = verdict.explain("record", english_prompts())
+    assert told == "The user did not run this action and says: write it to notes.md instead"
 
 
 def test_an_empty_line_asks_again(terminal: Terminal) -> None:
@@ -161,23 +165,23 @@ def test_an_empty_line_asks_again(terminal: Terminal) -> None:
 
 def test_end_of_input_denies(terminal: Terminal) -> None:
     os.write(terminal.master, b"\x04")  # Ctrl-D at the start of a line
-    assert terminal.approver().review("record", {"note": "x"}) == Verdict(False, DENIED)
+    assert terminal.approver().review("record", {"note": "x"}) == DENIED
 
 
 def test_long_arguments_are_shortened_in_the_question(terminal: Terminal) -> None:
     terminal.type("y")
     terminal.approver().review("write_file", {"path": "big.txt", "content": "z" * 5000})
     shown = terminal.output.getvalue()
-    cut = f"⟨... {5000 - SHOWN_VALUE_CHARS:,} more characters: answer v to see them⟩"
-    assert "z" * SHOWN_VALUE_CHARS + cut in shown
-    assert "z" * (SHOWN_VALUE_CHARS + 1) not in shown
+    cut = re.search(r'"(z+)(⟨\.\.\. ([\d,]+) more characters: answer v to see them⟩)"', shown)
+    assert cut is not None and len(cut[1]) + len(cut[2]) == SHOWN_VALUE_CHARS  # the note is within the length
+    assert int(cut[3].replace(",", "")) == 5000 - len(cut[1])
     assert "v = view it all" in shown
 
 
 def test_view_shows_a_long_argument_whole_before_answering(terminal: Terminal) -> None:
     content = "z" * 5000 + " and the end"
     terminal.type("v", "n")
-    assert terminal.approver().review("write_file", {"path": "big.txt", "content": content}) == Verdict(False, DENIED)
+    assert terminal.approver().review("write_file", {"path": "big.txt", "content": content}) == DENIED
     shown = terminal.output.getvalue()
     assert "The whole action, write_file with:" in shown and f'"content": "{content}"' in shown
     assert terminal.questions() == 2  # asked again after showing it
@@ -201,7 +205,7 @@ def test_answers_reach_the_toolbox_and_the_tool_runs_only_when_allowed(terminal:
     toolbox = Toolbox(default_tools(tmp_path / "ws"), approver=terminal.approver())
     terminal.type("n", "use another name", "y")
     write = Action(name="write_file", args={"path": "a.txt", "content": "A"})
-    assert toolbox.run(write).content == DENIED and not (tmp_path / "ws" / "a.txt").exists()
+    assert toolbox.run(write).content == DENIED_TEXT and not (tmp_path / "ws" / "a.txt").exists()
     feedback = toolbox.run(write)
     assert not feedback.success and feedback.content.endswith("says: use another name")
     assert toolbox.run(write).success and (tmp_path / "ws" / "a.txt").read_text() == "A"
@@ -231,7 +235,10 @@ def test_without_a_terminal_side_effects_are_refused_at_once(tmp_path: Path) -> 
     toolbox = Toolbox(default_tools(tmp_path / "ws"), approver=Approver(input_stream=answers, output_stream=output))
     result = toolbox.run(Action(name="write_file", args={"path": "a.txt", "content": "A"}))
     assert not result.success
-    assert result.content == NO_TERMINAL.format(tool="write_file")
+    assert result.content == (
+        "Not run: write_file can change things, so it needs the user's approval, but there is no terminal to ask. "
+        "The user can rerun with --yes to allow such actions."
+    )
     assert "no terminal to ask" in result.content and "--yes" in result.content
     assert not (tmp_path / "ws" / "a.txt").exists()
     assert answers.tell() == 0 and output.getvalue() == ""  # nothing asked, nothing read
@@ -240,7 +247,7 @@ def test_without_a_terminal_side_effects_are_refused_at_once(tmp_path: Path) -> 
 
 def test_the_default_input_is_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
-    assert Approver().review("record", {"note": "x"}) == Verdict(False, NO_TERMINAL.format(tool="record"))
+    assert Approver().review("record", {"note": "x"}) == NO_TERMINAL
 
 
 class CountingApprover(Approver):
@@ -294,7 +301,7 @@ def test_the_time_spent_answering_is_waiting_not_the_steps_time(tmp_path: Path) 
 
     write = Action(name="write_file", args={"path": "b.txt", "content": "B"})
     assert agent.toolbox.run(write).waited >= wait
-    agent.toolbox.approver = SlowUser(0.2, Verdict(False, DENIED))
+    agent.toolbox.approver = SlowUser(0.2, DENIED)
     assert agent.toolbox.run(write).waited >= 0.2
     assert agent.toolbox.run(Action(name="read_file", args={"path": "a.txt"})).waited == 0.0  # never asked
 
@@ -307,7 +314,7 @@ def test_a_denied_action_is_an_observation_and_the_run_goes_on(terminal: Termina
     terminal.type("n")
     result = agent.execute("write a.txt")
     assert result.finished and result.answer == "Not written."
-    assert result.steps[0].observation == DENIED and not result.steps[0].success
-    assert DENIED in llm.prompts[1]
+    assert result.steps[0].observation == DENIED_TEXT and not result.steps[0].success
+    assert DENIED_TEXT in llm.prompts[1]
     assert result.steps[1].success  # the next (read-only) action ran without asking
     assert not (tmp_path / "ws" / "a.txt").exists()

@@ -40,7 +40,7 @@ def test_a_cut_observation_keeps_its_fence_closed(tmp_path: Path) -> None:
     ).content
     tag = shown.splitlines()[2].removeprefix("<<<FILE CONTENT ")
     assert shown.endswith(f"more characters cut]\nFILE CONTENT {tag}>>>")
-    assert fenced_body(shown).startswith("x" * 100)
+    assert fenced_body(shown).startswith("x" * 50)
 
 
 def test_each_fence_draws_a_new_tag() -> None:

@@ -15,9 +15,13 @@ from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
 from autoagent.reply import Action
-from autoagent.tool_use.toolbox import DEFAULT_TIMEOUT_SECONDS, TIMED_OUT, TIMED_OUT_RUNNING, Toolbox
+from autoagent.tool_use.toolbox import DEFAULT_TIMEOUT_SECONDS, Toolbox
 
 from .scripted import ScriptedChatModel, act
+
+# What the model reads (prompts/en/tool_timed_out*.templ).
+TIMED_OUT = "{tool} timed out after {seconds:g} s and was stopped."
+TIMED_OUT_RUNNING = "{tool} timed out after {seconds:g} s; it may still be running in the background."
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -333,8 +333,8 @@ def test_a_secret_is_redacted_json_escaped_and_cut_short() -> None:
     for ensure_ascii in (True, False):
         written = json.dumps({"a": quoted, "b": accented}, ensure_ascii=ensure_ascii)
         assert redactor.text(written) == json.dumps({"a": REDACTED, "b": REDACTED})
-    cut = truncate("x" * 1990 + ENV_SECRET, 2000)  # the key's first 10 characters end the kept text
-    assert redactor.text(cut) == "x" * 1990 + f"{REDACTED}\n[... {len(ENV_SECRET) - 10} more characters cut]"
+    cut = truncate("x" * 1959 + ENV_SECRET + "y" * 100, 2000)  # the key's first 10 characters end the kept text
+    assert redactor.text(cut) == "x" * 1959 + f"{REDACTED}\n[... {len(ENV_SECRET) - 10 + 100} more characters cut]"
     assert redactor.text(f"{ENV_SECRET[:9]} is too short to tell") == f"{ENV_SECRET[:9]} is too short to tell"
 
 

@@ -59,6 +59,6 @@ def ensure_whole(message: BaseMessage) -> None:
     its end is missing, so whatever it seems to say may be wrong."""
     reason = (getattr(message, "response_metadata", None) or {}).get("finish_reason")
     if reason == CUT:
-        raise ReplyParseError("the reply was cut off at its length limit: reply shorter", message.text)
+        raise ReplyParseError("reply_cut_off", message.text)
     if reason == RUNAWAY:
-        raise ReplyParseError("the reply kept repeating itself and was stopped: reply shorter", message.text)
+        raise ReplyParseError("reply_runaway", message.text)

@@ -25,6 +25,7 @@ class ShortTermMemory:
         self._steps: deque[Step] = deque(maxlen=window)
         self.omitted = 0  # steps left out to fit the model's context window (see `trimmed`)
         self.shortened = False  # observations cut to fit it
+        self.observation_chars: int | None = None  # where observations are cut when shown (see `trimmed`)
         self._blocks: dict[tuple[int, str], tuple[Step, str]] = {}  # (step, its block) by (id of step, template)
 
     def add(self, step: Step) -> None:
@@ -47,18 +48,27 @@ class ShortTermMemory:
         return results
 
     def trimmed(self, keep: int, observation_chars: int | None = None) -> ShortTermMemory:
-        """A copy holding only the newest `keep` steps, observations cut to `observation_chars`, to fit a
-        context window; the rendering says what was left out."""
+        """A copy holding only the newest `keep` steps, whose observations are shown cut to `observation_chars`,
+        to fit a context window; the rendering says what was left out."""
         kept = list(self._steps)[-keep:] if keep > 0 else []
         copy = ShortTermMemory(max(len(kept), 1))
         for step in kept:
-            observation = step.observation
-            if observation_chars is not None and len(observation) > observation_chars:
-                observation = truncate(observation, observation_chars)
-                copy.shortened = True
-            copy.add(replace(step, observation=observation))
+            copy.add(step)
+        copy.observation_chars = observation_chars
+        copy.shortened = observation_chars is not None and any(len(s.observation) > observation_chars for s in kept)
         copy.omitted = self.omitted + len(self._steps) - len(kept)
         return copy
+
+    def shown(self, builder: PromptTemplateBuilder) -> list[Step]:
+        """The steps as the model is shown them: observations cut to `observation_chars`, the cut noted in the
+        language of `builder`."""
+        return [self._shown(step, builder) for step in self._steps]
+
+    def _shown(self, step: Step, builder: PromptTemplateBuilder) -> Step:
+        limit = self.observation_chars
+        if limit is None or len(step.observation) <= limit:
+            return step
+        return replace(step, observation=truncate(step.observation, limit, builder))
 
     def trim_note(self, builder: PromptTemplateBuilder) -> str:
         """What the model is told about steps left out or cut to fit its context window; empty when none."""
@@ -76,7 +86,8 @@ class ShortTermMemory:
             key = (id(step), template_name)
             cached = self._blocks.get(key)
             if cached is None or cached[0] is not step:  # a step never changes: render its block once
-                cached = self._blocks[key] = (step, self._render_step(step, template, template_name))
+                block = self._render_step(self._shown(step, builder), template, template_name)
+                cached = self._blocks[key] = (step, block)
             blocks.append(cached[1])
         live = {id(step) for step in self._steps}
         self._blocks = {key: block for key, block in self._blocks.items() if key[0] in live}

@@ -73,7 +73,7 @@ class Protocol(ABC):
 
     def explain(self, error: ReplyParseError) -> str:
         """The note the model reads after a reply that could not be read."""
-        return self.prompts.render(self.parse_error_template, error=error.problem).strip()
+        return self.prompts.render(self.parse_error_template, error=error.explain(self.prompts)).strip()
 
     def final_answer(self, decision: ThoughtAndAction) -> str | None:
         """The answer a finishing reply carries itself; None means the finish prompt writes it."""

@@ -53,8 +53,8 @@ class ReActProtocol(TextProtocol):
             answer = {"answer": final.group(1).strip()}
             return ThoughtAndAction(thought=thought, action=Action(name=FINISH, args=answer))
         if _ACTION_ONLY.search(text):
-            raise ReplyParseError("an 'Action:' line needs an 'Action Input:' line after it", reply.text)
-        raise ReplyParseError("no 'Action:' with 'Action Input:', and no 'Final Answer:'", reply.text)
+            raise ReplyParseError("react_no_action_input", reply.text)
+        raise ReplyParseError("react_no_action", reply.text)
 
     def _tool_name(self, line: str) -> str:
         """The tool an Action line names, also when written as `calculator(expression: ...)` or in prose."""

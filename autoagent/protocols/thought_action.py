@@ -29,7 +29,7 @@ class ThoughtActionProtocol(TextProtocol):
     def __init__(
         self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str], compact: bool = False
     ) -> None:
-        self.parser = ThoughtActionParser(compact=compact)
+        self.parser = ThoughtActionParser(compact=compact, prompts=prompts)
         super().__init__(prompts, toolbox, identity)
 
     def format_instruction(self) -> str:

@@ -9,8 +9,9 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import Runnable
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import Field, create_model
 
 from ..errors import ConfigurationError
 from ..llm.tokens import estimate_tokens
@@ -21,18 +22,17 @@ from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn, pending_note
 
 FINAL_ANSWER = "final_answer"
-FINAL_ANSWER_TOOL = {
-    "type": "function",
-    "function": {
-        "name": FINAL_ANSWER,
-        "description": "Give the final answer to the task and end it. Call it once the results answer the task.",
-        "parameters": {
-            "type": "object",
-            "properties": {"answer": {"type": "string", "description": "the final answer for the user"}},
-            "required": ["answer"],
-        },
-    },
-}
+
+
+def final_answer_tool(prompts: PromptTemplateBuilder) -> BaseTool:
+    """The `final_answer` tool that ends the task, described in the language of `prompts`."""
+
+    def final_answer(answer: str) -> str:
+        return answer
+
+    arguments = create_model(FINAL_ANSWER, answer=(str, Field(description=prompts.render("final_answer_arg").strip())))
+    description = prompts.render("final_answer_tool").strip()
+    return StructuredTool.from_function(final_answer, name=FINAL_ANSWER, description=description, args_schema=arguments)
 
 
 def optional_arguments(tool: BaseTool) -> dict[str, Any]:
@@ -53,7 +53,8 @@ class ToolCallingProtocol(Protocol):
         super().__init__(prompts, toolbox, identity)
         self._system = prompts.render("tools_system", **identity).strip()
         self._rethink = prompts.render("tools_force_rethink").strip()
-        self._schemas = [*(optional_arguments(tool) for tool in toolbox.tools.values()), FINAL_ANSWER_TOOL]
+        finish = convert_to_openai_tool(final_answer_tool(prompts))
+        self._schemas = [*(optional_arguments(tool) for tool in toolbox.tools.values()), finish]
 
     def fixed_tokens(self) -> int:
         """The bound tool schemas, which reach the model beside the messages."""
@@ -77,7 +78,7 @@ class ToolCallingProtocol(Protocol):
         note = turn.memory.trim_note(self.prompts)
         if note:
             messages.append(HumanMessage(note))
-        for step in turn.memory:
+        for step in turn.memory.shown(self.prompts):
             messages += self._exchange(step)
         if turn.rethink:
             messages.append(HumanMessage(self._rethink))
@@ -100,9 +101,9 @@ class ToolCallingProtocol(Protocol):
             broken = getattr(reply, "invalid_tool_calls", None) or []
             if broken:
                 call = broken[0]
-                raise ReplyParseError(f"the call to {call.get('name')} had unreadable arguments: {call.get('error')}",
-                                      reply.text)
-            raise ReplyParseError("the reply called no tool", reply.text)
+                raise ReplyParseError("tools_unreadable_call", reply.text, tool=str(call.get("name")),
+                                      error=str(call.get("error")))
+            raise ReplyParseError("tools_called_none", reply.text)
         call = calls[0]
         name = FINISH if call["name"] == FINAL_ANSWER else call["name"]
         call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"

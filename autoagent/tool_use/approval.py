@@ -10,17 +10,11 @@ from typing import Any, TextIO
 
 from langchain_core.tools import BaseTool
 
+from ..prompts import PromptTemplateBuilder
 from ..terminal.control_chars import escape_controls
+from ..text import shorten
 
-# What the model reads when an action was not run.
-NO_TERMINAL = (
-    "Not run: {tool} can change things, so it needs the user's approval, but there is no terminal to ask. "
-    "The user can rerun with --yes to allow such actions."
-)
-DENIED = "The user denied this action."
-FEEDBACK = "The user did not run this action and says: {feedback}"
-
-# What the user reads.
+# What the user reads (what the model reads when an action was not run is in prompts/<lang>/approval_*.templ).
 ACTION_SHOWN = "\nThe agent wants to run {tool} with:\n{args}\n"
 WHOLE_SHOWN = "\nThe whole action, {tool} with:\n{args}\n"
 QUESTION = (
@@ -48,22 +42,28 @@ def is_read_only(tool: BaseTool) -> bool:
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether an action may run; when not, `observation` is what the model reads instead."""
+    """Whether an action may run; when not, the model reads the template `refusal` instead, filled with the
+    tool's name and the user's `feedback`."""
 
     allowed: bool
-    observation: str | None = None
+    refusal: str = "approval_denied"
+    feedback: str = ""
+
+    def explain(self, tool_name: str, prompts: PromptTemplateBuilder) -> str:
+        """Why the action did not run, for the model, in the language of `prompts`."""
+        return prompts.render(self.refusal, tool=tool_name, feedback=self.feedback).strip()
 
 
 ALLOWED = Verdict(True)
+DENIED = Verdict(False, "approval_denied")
+NO_TERMINAL = Verdict(False, "approval_no_terminal")
 
 
 def _shown(value: Any, whole: bool) -> Any:
     """`value` for the user's eyes: runs of spaces counted, not printed; long strings cut unless `whole`."""
     if isinstance(value, str):
         value = _SPACE_RUN.sub(lambda run: SPACES.format(count=len(run.group())), value)
-        if len(value) > SHOWN_VALUE_CHARS and not whole:
-            return value[:SHOWN_VALUE_CHARS] + CUT.format(count=len(value) - SHOWN_VALUE_CHARS)
-        return value
+        return value if whole else shorten(value, SHOWN_VALUE_CHARS, lambda count: CUT.format(count=count))
     if isinstance(value, dict):
         return {key: _shown(item, whole) for key, item in value.items()}
     if isinstance(value, list):
@@ -109,7 +109,7 @@ class Approver:
             return ALLOWED
         stream = self._input if self._input is not None else sys.stdin
         if not _is_terminal(stream):
-            return Verdict(False, NO_TERMINAL.format(tool=tool_name))
+            return NO_TERMINAL
         return self._ask(tool_name, args, stream)
 
     def _ask(self, tool_name: str, args: dict[str, Any], stream: TextIO) -> Verdict:
@@ -127,7 +127,7 @@ class Approver:
                 line = ""
             if not line:  # end of input (Ctrl-D)
                 output.write("\n")
-                return Verdict(False, DENIED)
+                return DENIED
             answer = line.strip()
             if answer.lower() in _VIEW:
                 output.write(WHOLE_SHOWN.format(tool=escape_controls(tool_name), args=whole))
@@ -140,7 +140,7 @@ class Approver:
         if word in _YES:
             return ALLOWED
         if word in _NO:
-            return Verdict(False, DENIED)
+            return DENIED
         if word in _ALWAYS:
             self._always.add(tool_name)
             return ALLOWED
@@ -148,4 +148,4 @@ class Approver:
         if more:
             self._approvals_left = int(more.group(1))
             return ALLOWED
-        return Verdict(False, FEEDBACK.format(feedback=answer))
+        return Verdict(False, "approval_feedback", answer)

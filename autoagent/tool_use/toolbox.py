@@ -13,16 +13,16 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
+from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
+from ..text import shorten
 from ..transcripts.redact import encodable
-from .approval import DENIED, Approver, is_read_only
-from .fence import FENCE_END
+from .approval import Approver, is_read_only
+from .fence import FENCE_END, quoting_in
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
-TIMED_OUT = "{tool} timed out after {seconds:g} s and was stopped."
-TIMED_OUT_RUNNING = "{tool} timed out after {seconds:g} s; it may still be running in the background."
 
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)  # a tool written as a call: name(args)
 _QUOTED = re.compile(r"""["']([^"']*)["']""")  # its one argument, quoted
@@ -37,14 +37,16 @@ class ToolResult:
     waited: float = 0.0  # seconds spent waiting for the user's approval, not running
 
 
-def truncate(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, with a note saying how much was cut (a fence's end is kept)."""
+def truncate(text: str, limit: int, prompts: PromptTemplateBuilder | None = None) -> str:
+    """`text` cut to `limit` characters, with a note saying how much was cut (observation_cut.templ, from
+    `prompts`, English by default); a fence's end is kept after the note."""
     if len(text) <= limit:
         return text
+    prompts = prompts or english_prompts()
     end = FENCE_END.search(text)
     kept = end.group() if end else ""
     body = text[: len(text) - len(kept)]
-    return f"{body[:limit]}\n[... {len(body) - limit} more characters cut]{kept}"
+    return shorten(body, limit, lambda count: "\n" + prompts.render("observation_cut", count=str(count)).strip()) + kept
 
 
 def _json_schema(tool: BaseTool) -> dict[str, Any]:
@@ -71,7 +73,8 @@ def _signature(tool: BaseTool) -> str:
 class Toolbox:
     """The tools an agent may call, by name; side-effecting calls go past `approver` (None: no approvals),
     and every call is bounded by its time limit: `timeouts[name]`, else the tool's `metadata["timeout"]`,
-    else `timeout` (None: no limit)."""
+    else `timeout` (None: no limit). What the model reads of a call that failed comes from `prompts`, in
+    their language (English by default)."""
 
     def __init__(
         self,
@@ -81,7 +84,9 @@ class Toolbox:
         approver: Approver | None = None,
         timeout: float | None = DEFAULT_TIMEOUT_SECONDS,
         timeouts: Mapping[str, float | None] | None = None,
+        prompts: PromptTemplateBuilder | None = None,
     ) -> None:
+        self.prompts = prompts or english_prompts()
         self.tools = {tool.name: tool for tool in tools}
         if FINISH.lower() in (name.lower() for name in self.tools):
             raise ValueError(f"a tool may not be named {FINISH}: that name ends the task")
@@ -149,33 +154,39 @@ class Toolbox:
         tool = self.find(action.name)
         if tool is None:
             available = ", ".join([*self.tools, FINISH])
-            return ToolResult(f"Unknown tool '{action.name}'. Available: {available}.", success=False)
+            return self._failed("tool_unknown", tool=action.name, available=available)
         problem = self._check_args(tool, action.args)
         if problem:
-            return ToolResult(f"Invalid arguments for {tool.name}: {problem}.", success=False)
+            return self._failed("tool_invalid_args", tool=tool.name, problem=problem)
         waited = 0.0
         if self.approver is not None and not is_read_only(tool):
             asked = time.monotonic()
             verdict = self.approver.review(tool.name, action.args)
             waited = time.monotonic() - asked
             if not verdict.allowed:
-                return ToolResult(verdict.observation or DENIED, success=False, waited=waited)
+                return ToolResult(verdict.explain(tool.name, self.prompts), success=False, waited=waited)
         return replace(self._call(tool, action.args, callbacks), waited=waited)
+
+    def _failed(self, template: str, **variables: str) -> ToolResult:
+        """A failed call: what the model reads is `template` filled with `variables`."""
+        return ToolResult(self.prompts.render(template, **variables).strip(), success=False)
 
     def _call(self, tool: BaseTool, args: dict[str, Any], callbacks: Callbacks) -> ToolResult:
         """Invoke an approved tool within its time limit; a failure or a timeout is a failed ToolResult."""
         limit = self.timeout_for(tool)
         tool_input, config = self._tool_input(tool, args), {"callbacks": callbacks}
         try:
-            output = call_with_time_limit(lambda: tool.invoke(tool_input, config=config), limit)  # type: ignore[arg-type]
+            with quoting_in(self.prompts):  # a fence the tool writes speaks the run's language
+                output = call_with_time_limit(lambda: tool.invoke(tool_input, config=config), limit)  # type: ignore[arg-type]
         except TimeLimitExceeded as late:
-            note = TIMED_OUT if late.stopped else TIMED_OUT_RUNNING
-            return ToolResult(note.format(tool=tool.name, seconds=limit), success=False)
+            note = "tool_timed_out" if late.stopped else "tool_timed_out_running"
+            return self._failed(note, tool=tool.name, seconds=f"{limit:g}")
         except Exception as err:  # a failing tool is the model's observation, not our crash
-            message = truncate(encodable(str(err)), ERROR_CHARS)
-            return ToolResult(f"{tool.name} failed: {type(err).__name__}: {message}", success=False)
+            message = truncate(encodable(str(err)), ERROR_CHARS, self.prompts)
+            return self._failed("tool_failed", tool=tool.name, error=f"{type(err).__name__}: {message}")
         text = output if isinstance(output, str) else getattr(output, "content", output)
-        return ToolResult(truncate(encodable(str(text)), self.max_observation_chars))  # e.g. undecodable names
+        text = encodable(str(text))  # e.g. undecodable file names
+        return ToolResult(truncate(text, self.max_observation_chars, self.prompts))
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""
@@ -191,16 +202,18 @@ class Toolbox:
     def _check_args(self, tool: BaseTool, args: dict[str, Any]) -> str | None:
         """Exactly which arguments are missing, unexpected or of the wrong type; None when all is well."""
         if tool.args_schema is None:
-            return None if len(args) <= 1 else f"{tool.name} takes one text argument"
+            return None if len(args) <= 1 else self.prompts.render("args_one_text", tool=tool.name).strip()
         schema = self.args_schema(tool.name)
         expected = set(schema.get("properties", {}))
         missing = [name for name in schema.get("required", []) if name not in args]
         unexpected = [name for name in args if name not in expected]
         problems = []
         if missing:
-            problems.append(f"missing {', '.join(missing)}")
+            problems.append(self.prompts.render("args_missing", names=", ".join(missing)).strip())
         if unexpected:
-            problems.append(f"unexpected {', '.join(unexpected)} (it takes {', '.join(expected) or 'none'})")
+            takes = "args_unexpected" if expected else "args_unexpected_none"
+            names, takes_names = ", ".join(unexpected), ", ".join(expected)
+            problems.append(self.prompts.render(takes, names=names, expected=takes_names).strip())
         if problems:
             return "; ".join(problems)
         model = tool.tool_call_schema
