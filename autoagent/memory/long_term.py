@@ -16,7 +16,7 @@ from langchain_core.retrievers import BaseRetriever
 
 from ..errors import AutoAgentError, ModelUnavailableError
 from ..llm import describe_model_error
-from ..prompts import PromptTemplateBuilder
+from ..prompts import PromptTemplateBuilder, english_prompts
 from ..steps import RunResult
 from ..transcripts.redact import Redactor, encodable
 from .entries import MemoryEntry
@@ -102,7 +102,7 @@ class LongTermMemory:
         self.backend = backend
         self.k = k
         self.min_score = min_score
-        self.prompts = prompts or PromptTemplateBuilder()
+        self.prompts = prompts or english_prompts()
 
     @classmethod
     def open(cls, spec: str | None = None, *, base_url: str | None = None, directory: Path | None = None,
