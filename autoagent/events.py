@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,6 +17,7 @@ class RunObserver:
 
     start → (thinking → [tool start] → step)* → finishing → answer → [remembering] → end, with warnings
     anywhere between; a run that fails or is interrupted goes from where it was to [remembering] and end.
+    Plan mode: start → thinking → plan → (tool start → step)* → end.
     Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
 
@@ -101,11 +102,32 @@ class Broadcast(RunObserver):
             observer.on_run_end(run)
 
 
+class CallbackObserver(RunObserver):
+    """Plain functions heard as observer events: what the agents' older `on_step=` and `on_plan=` keywords give."""
+
+    def __init__(self, on_step: Callable[[Step], None] | None = None,
+                 on_plan: Callable[[list[str]], None] | None = None) -> None:
+        self.step_callback = on_step
+        self.plan_callback = on_plan
+
+    def on_plan(self, plan: list[str]) -> None:
+        if self.plan_callback is not None:
+            self.plan_callback(plan)
+
+    def on_step(self, step: Step) -> None:
+        if self.step_callback is not None:
+            self.step_callback(step)
+
+
 class StepTrace(RunObserver):
     """The plain step trace on stderr: what `verbose=True` shows."""
 
     def __init__(self, max_steps: int) -> None:
         self.max_steps = max_steps
+
+    def on_plan(self, plan: list[str]) -> None:
+        print(f"[plan] {' -> '.join(plan)}", file=sys.stderr, flush=True)
+        self.max_steps = len(plan)  # a plan's steps are counted against the plan
 
     def on_step(self, step: Step) -> None:
         from .terminal.trace import print_step
