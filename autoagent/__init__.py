@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["AutoGPT", "PlanAndExecute", "Settings", "__version__", "build_agent"]
+__all__ = ["Agent", "AgentOptions", "AutoGPT", "PlanAndExecute", "Settings", "__version__", "build_agent"]
 
 if TYPE_CHECKING:
     from .agent import AutoGPT
+    from .loop.lifecycle import Agent, AgentOptions
     from .plan import PlanAndExecute
     from .settings import Settings, build_agent
 
@@ -19,6 +20,10 @@ def __getattr__(name: str) -> Any:
         from .agent import AutoGPT
 
         return AutoGPT
+    if name in ("Agent", "AgentOptions"):
+        from .loop import lifecycle
+
+        return getattr(lifecycle, name)
     if name == "PlanAndExecute":
         from .plan import PlanAndExecute
 

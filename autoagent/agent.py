@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
@@ -18,33 +18,28 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
 from .errors import AutoAgentError
-from .events import Broadcast, RunObserver, StepTrace
-from .llm.call import merge_callbacks
+from .events import RunObserver
 from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
+from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard
 from .loop.metering import Meter
 from .loop.referee import Referee
 from .loop.verify import answer_from_observations, usable_answer
 from .memory.short_term import ShortTermMemory
-from .prompts import PromptTemplateBuilder, format_prompt
+from .prompts import format_prompt
 from .protocols import Turn, make_protocol
 from .reply import ReplyParseError
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .tool_use.approval import is_read_only
-from .tool_use.toolbox import Toolbox
 
-if TYPE_CHECKING:
-    from .memory.long_term import LongTermMemory
-    from .tool_use.approval import Approver
+__all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
 
-DEFAULT_ROLE = "an assistant that completes the user's task with tools."
 
-
-class AutoGPT:
+class AutoGPT(RunLifecycle):
     """An autonomous agent: any LangChain chat model, any LangChain tools, prompts from `.templ` files."""
 
     resumable = True  # `execute(resume=...)` continues a stopped run
@@ -55,50 +50,34 @@ class AutoGPT:
         tools: Sequence[BaseTool],
         prompts_path: str | Path | None = None,
         agent_name: str = "AutoAgent",
-        agent_role: str = DEFAULT_ROLE,
+        agent_role: str | None = None,
         max_thought_steps: int = 10,
         memory_retriever: BaseRetriever | None = None,
         *,
-        lang: str = "en",
-        memory_window: int = 5,
-        max_parse_retries: int = 3,
-        compact_thoughts: bool = False,
-        protocol: str = "json",
-        long_term_memory: LongTermMemory | None = None,
-        callbacks: Callbacks = None,
-        on_step: Callable[[Step], None] | None = None,
-        observers: Sequence[RunObserver] = (),
-        budget: Budget | None = None,
-        context_window: int | None = None,
-        approver: Approver | None = None,
-        tool_timeout: float | None = None,
-        reply_caps: ReplyCaps | None = None,
+        options: AgentOptions | None = None,
+        **keywords: Any,
     ) -> None:
+        """The agent; `agent_role` None is the prompts' default role, `options` holds everything else. Each of
+        its fields may still be given as a keyword (`lang="zh"`), and `on_step=fn` too (an observer's on_step)."""
         if max_thought_steps < 1:
             raise ValueError("max_thought_steps must be at least 1")
-        self.llm = llm
-        self.toolbox = Toolbox(tools, **toolbox_options(approver, tool_timeout))
-        self.long_term_memory = long_term_memory
-        if memory_retriever is None and long_term_memory is not None:
-            memory_retriever = long_term_memory.as_retriever()
+        options = gather_options("AutoGPT", options, keywords, ALL_OPTIONS)
+        super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
+        self.long_term_memory = options.long_term_memory
+        if memory_retriever is None and options.long_term_memory is not None:
+            memory_retriever = options.long_term_memory.as_retriever()
         self.memory_retriever = memory_retriever
-        self.max_thought_steps = max_thought_steps
-        self.memory_window = memory_window
-        self.max_parse_retries = max_parse_retries
-        self.callbacks = callbacks
-        self.observers = list(observers)
-        self.on_step = on_step
-        self.budget = budget or Budget()
-        self.context_window = context_window
-        self.reply_caps = reply_caps or ReplyCaps()  # tokens per reply: every model call is bounded
-        self.prompts = PromptTemplateBuilder(prompts_path, lang)
-        identity = {"ai_name": agent_name, "ai_role": agent_role}
-        self.protocol = make_protocol(protocol, self.prompts, self.toolbox, identity, compact=compact_thoughts)
+        self.memory_window = options.memory_window
+        self.max_parse_retries = options.max_parse_retries
+        self.budget = options.budget or Budget()
+        self.context_window = options.context_window
+        self.reply_caps = options.reply_caps or ReplyCaps()  # tokens per reply: every model call is bounded
+        self.protocol = make_protocol(options.protocol, self.prompts, self.toolbox, self.identity,
+                                      compact=options.compact_thoughts)
         self._model = self.protocol.model(llm)
         self._strict_model = self.protocol.strict_model(llm)  # for the retry after an unreadable reply
         self._acting_model = self.protocol.strict_model(llm, finish=False)  # after a finish was sent back
-        self._finish = self.prompts.build("finish_instruction", **identity)
-        self.last_run: RunResult | None = None
+        self._finish = self.prompts.build("finish_instruction", **self.identity)
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task` and return the final answer; `last_run` holds the steps and the stop reason."""
@@ -107,49 +86,23 @@ class AutoGPT:
             logger.warning("run stopped: %s", result.describe_stop())
         return result.answer
 
-    def execute(
-        self,
-        task: str,
-        verbose: bool = False,
-        *,
-        observers: Sequence[RunObserver] = (),
-        callbacks: Callbacks = None,
-        resume: Sequence[Step] = (),
-        run_id: str = "",
-    ) -> RunResult:
-        """Run `task` and return the whole record of the run; `observers` and `callbacks` hear this run besides
-        the agent's own; `resume` continues after a stopped run's steps."""
-        result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
-        events = self._events(verbose, observers)
-        callbacks = merge_callbacks(self.callbacks, callbacks)
+    def _work(self, result: RunResult, events: RunObserver, callbacks: Callbacks, started: float) -> None:
+        """The loop, then the final answer (the finish's, or one written for a run that stopped)."""
         meter = Meter(self.llm, result.usage, price_of(_model_name(self.llm)), callbacks, events.on_warning)
         memory = ShortTermMemory(self.memory_window)
-        for step in resume:
+        for step in result.steps:  # a resumed run's
             memory.add(step)
-        started = time.monotonic()
-        events.on_run_start(result, self.max_thought_steps)
-        try:
-            result.stop_reason = self._loop(task, memory, result, events, meter, started)
-            events.on_finishing(result)
-            if not result.answer:  # else a finish wrote (and checked) its answer in the loop
-                result.answer = self._answer(task, memory, result, meter)
-            events.on_answer(result)
-        except KeyboardInterrupt:
-            result.stop_reason = StopReason.INTERRUPTED
-            raise
-        except AutoAgentError as err:
-            result.stop_reason, result.stop_detail = StopReason.ERROR, str(err)
-            raise
-        finally:
-            result.seconds = time.monotonic() - started
-            try:
-                if self.long_term_memory is not None:
-                    events.on_remembering(result)
-                    self._remember(result)
-            finally:
-                result.seconds = time.monotonic() - started  # the wall time, remembering included
-                events.on_run_end(result)
-        return result
+        result.stop_reason = self._loop(result.task, memory, result, events, meter, started)
+        events.on_finishing(result)
+        if not result.answer:  # else a finish wrote (and checked) its answer in the loop
+            result.answer = self._answer(result.task, memory, result, meter)
+        events.on_answer(result)
+
+    def _wrap_up(self, result: RunResult, events: RunObserver) -> None:
+        """Remember the run, when the agent has a long-term memory."""
+        if self.long_term_memory is not None:
+            events.on_remembering(result)
+            self._remember(result)
 
     def _loop(
         self, task: str, memory: ShortTermMemory, result: RunResult, events: RunObserver, meter: Meter,
@@ -182,7 +135,7 @@ class AutoGPT:
             result.steps.append(step)
             memory.add(step)
             loops.record([step])
-            self._report(step, events)
+            events.on_step(step)
             failures = failures + 1 if step.kind is StepKind.PARSE_ERROR else 0
             if stop is not None:
                 result.stop_detail = outcome.detail
@@ -301,18 +254,6 @@ class AutoGPT:
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
 
-    def _events(self, verbose: bool, extra: Sequence[RunObserver]) -> Broadcast:
-        """The run's observers, with the plain step trace on stderr when `verbose`."""
-        observers = [*self.observers, *extra]
-        if verbose:
-            observers.append(StepTrace(self.max_thought_steps))
-        return Broadcast(observers)
-
-    def _report(self, step: Step, events: RunObserver) -> None:
-        if self.on_step is not None:
-            self.on_step(step)
-        events.on_step(step)
-
 
 def _ran_well(repeat: Step, steps: Sequence[Step]) -> bool:
     """Whether the action `repeat` repeated had run and worked: its tool did its part (a failed one is fixed
@@ -326,13 +267,3 @@ def _ran_well(repeat: Step, steps: Sequence[Step]) -> bool:
 def _model_name(llm: BaseChatModel) -> str:
     """The model's name as it reports it, for prices and memories."""
     return str(getattr(llm, "model_name", None) or getattr(llm, "model", None) or type(llm).__name__)
-
-
-def toolbox_options(approver: Approver | None, tool_timeout: float | None) -> dict[str, Any]:
-    """Toolbox keywords for what was set: unset ones keep the toolbox's defaults; a timeout of 0 means none."""
-    options: dict[str, Any] = {}
-    if approver is not None:
-        options["approver"] = approver
-    if tool_timeout is not None:
-        options["timeout"] = tool_timeout if tool_timeout > 0 else None
-    return options

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import json_repair
 from langchain_core.callbacks import Callbacks
@@ -15,29 +14,25 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from .agent import DEFAULT_ROLE, toolbox_options
-from .errors import AutoAgentError, ConfigurationError
-from .events import Broadcast, RunObserver
-from .llm.call import invoke_model, merge_callbacks
-from .prompts import PromptTemplateBuilder
+from .events import RunObserver
+from .llm.call import invoke_model
+from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
 from .reply import Action, Thought, ThoughtAndAction
-from .steps import RunResult, Step, StepKind, StopReason
-from .terminal.trace import print_step
+from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .tool_use.fence import unfenced
-from .tool_use.toolbox import Toolbox
 
-if TYPE_CHECKING:
-    from .tool_use.approval import Approver
+PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout"})  # what plan mode reads
 
 
 class PlanError(ValueError):
     """A plan that names no tool, an unknown tool, or more steps than allowed."""
 
 
-class PlanAndExecute:
+class PlanAndExecute(RunLifecycle):
     """The design for small local models: one model call plans the chain, the tools do the rest."""
 
     resumable = False  # a plan is made from the start
+    not_resumable = "a plan-mode run cannot be resumed: it plans from the start"
 
     def __init__(
         self,
@@ -45,67 +40,30 @@ class PlanAndExecute:
         tools: Sequence[BaseTool],
         prompts_path: str | Path | None = None,
         agent_name: str = "AutoAgent",
-        agent_role: str = DEFAULT_ROLE,
+        agent_role: str | None = None,
         max_thought_steps: int = 10,
         *,
-        lang: str = "en",
-        callbacks: Callbacks = None,
-        on_step: Callable[[Step], None] | None = None,
-        on_plan: Callable[[list[str]], None] | None = None,
-        observers: Sequence[RunObserver] = (),
-        approver: Approver | None = None,
-        tool_timeout: float | None = None,
+        options: AgentOptions | None = None,
+        **keywords: Any,
     ) -> None:
-        self.llm = llm
-        self.toolbox = Toolbox(tools, **toolbox_options(approver, tool_timeout))
-        self.observers = list(observers)
-        self.prompts = PromptTemplateBuilder(prompts_path, lang)
-        self.identity = {"ai_name": agent_name, "ai_role": agent_role}
-        self.max_thought_steps = max_thought_steps
-        self.callbacks = callbacks
-        self._callbacks: Callbacks = callbacks
-        self.on_step = on_step
-        self.on_plan = on_plan
-        self.last_run: RunResult | None = None
+        """The planner; `options` as AutoGPT's (plan mode reads lang, callbacks, observers, approver and
+        tool_timeout), each also accepted as a keyword, with `on_step=fn` and `on_plan=fn` (observer events)."""
+        options = gather_options("PlanAndExecute", options, keywords, PLAN_OPTIONS)
+        super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
+        self._callbacks: Callbacks = self.callbacks  # the running plan's, for every call it makes
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task`; the last tool's output is the answer."""
         return self.execute(task, verbose=verbose).answer
 
-    def execute(
-        self,
-        task: str,
-        verbose: bool = False,
-        *,
-        observers: Sequence[RunObserver] = (),
-        callbacks: Callbacks = None,
-        resume: Sequence[Step] = (),
-        run_id: str = "",
-    ) -> RunResult:
+    def _work(self, result: RunResult, events: RunObserver, callbacks: Callbacks, started: float) -> None:
         """Plan, show the plan, then run it; a failing step stops the run with a report."""
-        if resume:
-            raise ConfigurationError("a plan-mode run cannot be resumed: it plans from the start")
-        self._callbacks = merge_callbacks(self.callbacks, callbacks)  # this run's, for every call it makes
-        result = self.last_run = RunResult(task=task, run_id=run_id)
-        events = Broadcast([*self.observers, *observers])
-        started = time.monotonic()
-        events.on_run_start(result, self.max_thought_steps)
-        try:
-            events.on_thinking(1, self.max_thought_steps)
-            plan = self._plan(task, result)
-            if plan is not None:
-                self._show(plan, verbose, events)
-                self._follow(plan, task, result, verbose, events)
-        except KeyboardInterrupt:
-            result.stop_reason = StopReason.INTERRUPTED
-            raise
-        except AutoAgentError as err:
-            result.stop_reason, result.stop_detail = StopReason.ERROR, str(err)
-            raise
-        finally:
-            result.seconds = time.monotonic() - started
-            events.on_run_end(result)
-        return result
+        self._callbacks = callbacks
+        events.on_thinking(1, self.max_thought_steps)
+        plan = self._plan(result.task, result)
+        if plan is not None:
+            events.on_plan(plan)
+            self._follow(plan, result.task, result, events)
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
         """Ask for the chain of tools; re-ask once when it can't be used."""
@@ -131,43 +89,44 @@ class PlanAndExecute:
         names = [item if isinstance(item, str) else str(item.get("tool") or item.get("name") or "")
                  for item in data if isinstance(item, (str, dict))] if isinstance(data, list) else []
         if not names:
-            raise PlanError("it names no tool")
+            raise PlanError(self.prompts.render("plan_no_tool").strip())
         unknown = [name for name in names if self.toolbox.find(name) is None]
         if unknown:
-            raise PlanError(f"unknown tool(s) {', '.join(unknown)}; available: {', '.join(self.toolbox.tools)}")
+            raise PlanError(self.prompts.render("plan_unknown_tools", unknown=", ".join(unknown),
+                                                available=", ".join(self.toolbox.tools)).strip())
         if len(names) > self.max_thought_steps:
-            raise PlanError(f"it has {len(names)} steps, more than the limit of {self.max_thought_steps}")
+            raise PlanError(self.prompts.render("plan_too_long", count=str(len(names)),
+                                                limit=str(self.max_thought_steps)).strip())
         return [tool.name for tool in map(self.toolbox.find, names) if tool is not None]
 
-    def _show(self, plan: list[str], verbose: bool, events: RunObserver) -> None:
-        events.on_plan(plan)
-        if self.on_plan is not None:
-            self.on_plan(plan)
-        if verbose:
-            print(f"[plan] {' -> '.join(plan)}", file=sys.stderr, flush=True)
-
-    def _follow(self, plan: list[str], task: str, result: RunResult, verbose: bool, events: RunObserver) -> None:
+    def _follow(self, plan: list[str], task: str, result: RunResult, events: RunObserver) -> None:
+        """Run the plan's tools in order, each on the previous one's output, until one fails or the last answers."""
         value = task
-        for number, name in enumerate(plan, start=1):
-            started = time.monotonic()
-            action = Action(name=name, args=self._arguments(name, value, task, result, first=number == 1))
-            events.on_tool_start(action)
-            outcome = self.toolbox.run(action, self._callbacks)
-            thought = Thought(text=f"plan step {number}/{len(plan)}")
-            step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action),
-                        outcome.content, outcome.success, time.monotonic() - started)
-            result.steps.append(step)
-            if self.on_step is not None:
-                self.on_step(step)
-            events.on_step(step)
-            if verbose:
-                print_step(step, len(plan))
-            if not outcome.success:
-                result.stop_reason = StopReason.STEP_FAILED
-                result.stop_detail = f"step {number} ({name}): {outcome.content}"
+        for number in range(1, len(plan) + 1):
+            outcome = self._take_step(number, plan, value, result, events)
+            result.steps.append(outcome.step)
+            events.on_step(outcome.step)
+            if outcome.stop is not None:
+                result.stop_reason, result.answer, result.stop_detail = outcome.stop, outcome.answer, outcome.detail
                 return
-            value = outcome.content
-        result.answer, result.stop_reason = unfenced(value), StopReason.FINISHED
+            value = outcome.step.observation
+
+    def _take_step(self, number: int, plan: list[str], value: str, result: RunResult,
+                   events: RunObserver) -> StepOutcome:
+        """Run the plan's tool `number` on `value` (the request, first): a failure stops the run, and the last
+        tool's output is the answer."""
+        name, started = plan[number - 1], time.monotonic()
+        action = Action(name=name, args=self._arguments(name, value, result.task, result, first=number == 1))
+        events.on_tool_start(action)
+        ran = self.toolbox.run(action, self._callbacks)
+        thought = Thought(text=f"plan step {number}/{len(plan)}")
+        step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action), ran.content,
+                    ran.success, time.monotonic() - started)
+        if not ran.success:
+            return StepOutcome(step, StopReason.STEP_FAILED, detail=f"step {number} ({name}): {ran.content}")
+        if number == len(plan):
+            return StepOutcome(step, StopReason.FINISHED, unfenced(ran.content))
+        return StepOutcome(step)
 
     def _arguments(self, name: str, value: str, task: str, result: RunResult, first: bool) -> dict[str, object]:
         """A later one-argument tool takes the previous output as it is; otherwise (and for the request

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,11 +11,8 @@ if TYPE_CHECKING:
     from langchain_core.callbacks import Callbacks
     from langchain_core.tools import BaseTool
 
-    from .agent import AutoGPT
     from .events import RunObserver
-    from .plan import PlanAndExecute
-
-    Agent = AutoGPT | PlanAndExecute
+    from .loop.lifecycle import Agent
 
 
 # Settings each invocation grants itself; a resumed run keeps none
@@ -89,10 +86,11 @@ def build_agent(
     extra_tools: Sequence[BaseTool] = (),
 ) -> Agent:
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
-    from .agent import DEFAULT_ROLE, AutoGPT
+    from .agent import AutoGPT
     from .llm import load_chat_model
     from .llm.reply_caps import ReplyCaps
     from .loop.budget import Budget
+    from .loop.lifecycle import AgentOptions
     from .plan import PlanAndExecute
     from .tool_use.approval import Approver
 
@@ -103,41 +101,27 @@ def build_agent(
         from .llm import FREE_REPLIES
 
         llm.metadata = {**(llm.metadata or {}), FREE_REPLIES: True}
-    common: dict[str, Any] = {
-        "llm": llm,
-        "tools": _tools(settings, spec, base_url, extra_tools),
-        "prompts_path": settings.prompts_dir,
-        "agent_name": settings.name,
-        "agent_role": settings.role or DEFAULT_ROLE,
-        "max_thought_steps": settings.max_steps,
-        "lang": settings.lang,
-        "callbacks": callbacks,
-        "observers": observers,
-        "approver": Approver(auto_approve=settings.yes),
-        "tool_timeout": settings.tool_timeout,
-    }
+    tools = _tools(settings, spec, base_url, extra_tools)
+    role = settings.role or None  # None: the prompts' default role, in their language
+    options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
+                           approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout)
     if settings.mode == "plan":
-        return PlanAndExecute(**common)
+        return PlanAndExecute(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps,
+                              options=options)
     memory = None
     if settings.use_memory:
         from .memory.long_term import LongTermMemory
+        from .prompts import PromptTemplateBuilder
 
-        memory = LongTermMemory.open(spec, base_url=base_url)
+        prompts = PromptTemplateBuilder(settings.prompts_dir, settings.lang)
+        memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
     compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and small_model_likely(spec, base_url))
-    agent = AutoGPT(
-        **common,
-        long_term_memory=memory,
-        memory_window=settings.memory_window,
-        compact_thoughts=compact,
-        protocol=settings.protocol,
-        budget=budget,
-        context_window=settings.context_window,
-        reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens),
-    )
-    if memory is not None:
-        memory.prompts = agent.prompts  # the run's summary is asked for in the agent's prompts and language
-    return agent
+    options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
+                      compact_thoughts=compact, protocol=settings.protocol, budget=budget,
+                      context_window=settings.context_window,
+                      reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))
+    return AutoGPT(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps, options=options)
 
 
 def small_model_likely(spec: str, base_url: str | None) -> bool:
@@ -168,3 +152,12 @@ def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[
         groups.append(load_mcp_tools(settings.mcp_config))
     tools = merge_tools(*groups, list(extra))
     return select_tools(tools, settings.tools) if settings.tools else tools
+
+
+def __getattr__(name: str) -> Any:
+    # `Agent` (the protocol both agents meet) is imported on first use, so the CLI's start does not pay for LangChain.
+    if name == "Agent":
+        from .loop.lifecycle import Agent
+
+        return Agent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

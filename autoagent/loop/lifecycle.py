@@ -1,0 +1,184 @@
+"""One run's lifecycle, shared by both agents: start, the agent's own work, then always the wrap-up and the end."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from langchain_core.callbacks import Callbacks
+from langchain_core.language_models import BaseChatModel
+from langchain_core.tools import BaseTool
+
+from ..errors import AutoAgentError, ConfigurationError
+from ..events import Broadcast, CallbackObserver, RunObserver, StepTrace
+from ..llm.call import merge_callbacks
+from ..prompts import PromptTemplateBuilder
+from ..steps import RunResult, Step, StopReason
+from ..tool_use.toolbox import Toolbox
+
+if TYPE_CHECKING:
+    from ..llm.reply_caps import ReplyCaps
+    from ..memory.long_term import LongTermMemory
+    from ..tool_use.approval import Approver
+    from .budget import Budget
+
+HOOKS = ("on_step", "on_plan")  # the older keywords for plain functions, heard now as an observer
+
+
+class Agent(Protocol):
+    """What the CLI, the REPL and a script need of an agent, whichever mode built it."""
+
+    llm: BaseChatModel
+    toolbox: Toolbox
+    prompts: PromptTemplateBuilder
+    last_run: RunResult | None
+    resumable: bool  # `execute(resume=...)` continues a stopped run
+
+    def run(self, task: str, verbose: bool = False) -> str:
+        """Run `task` and return the final answer."""
+        ...
+
+    def execute(
+        self,
+        task: str,
+        verbose: bool = False,
+        *,
+        observers: Sequence[RunObserver] = (),
+        callbacks: Callbacks = None,
+        resume: Sequence[Step] = (),
+        run_id: str = "",
+    ) -> RunResult:
+        """Run `task` and return the whole record of the run."""
+        ...
+
+
+@dataclass(frozen=True)
+class AgentOptions:
+    """Everything that shapes an agent beyond the constructor's first arguments; plan mode reads only `lang`,
+    `callbacks`, `observers`, `approver` and `tool_timeout`."""
+
+    lang: str = "en"  # the prompts' language: en or zh
+    memory_window: int = 5  # steps shown to the model
+    max_parse_retries: int = 3
+    compact_thoughts: bool = False  # ask for a one-sentence thought: small models do better
+    protocol: str = "json"  # json, tools or react
+    long_term_memory: LongTermMemory | None = None
+    callbacks: Callbacks = None  # LangChain callbacks: every model and tool call
+    observers: Sequence[RunObserver] = ()  # every run's events
+    budget: Budget | None = None  # None: no limit
+    context_window: int | None = None  # tokens; None: what the model is known to hold
+    approver: Approver | None = None  # None: no approvals (a script decides)
+    tool_timeout: float | None = None  # seconds; None: the toolbox's default, 0: none
+    reply_caps: ReplyCaps | None = None  # tokens per reply; None: the defaults
+
+
+def gather_options(
+    owner: str, options: AgentOptions | None, keywords: dict[str, Any], accepted: Collection[str]
+) -> AgentOptions:
+    """`options` (the defaults when None) with the keyword arguments `owner` was given, each one an option's field
+    as before options were grouped; `on_step=` and `on_plan=` functions become the first observer."""
+    unknown = [key for key in keywords if key not in accepted and key not in HOOKS]
+    if unknown:
+        raise TypeError(f"{owner}() got an unexpected keyword argument '{unknown[0]}'")
+    hooks = {key: keywords.pop(key) for key in HOOKS if key in keywords}
+    options = replace(options or AgentOptions(), **keywords)
+    if any(hook is not None for hook in hooks.values()):
+        options = replace(options, observers=[CallbackObserver(**hooks), *options.observers])
+    return options
+
+
+ALL_OPTIONS = frozenset(field.name for field in fields(AgentOptions))
+
+
+class RunLifecycle:
+    """What both agents share: the constructor's plumbing and a run's lifecycle around the agent's own work.
+
+    A run: on_run_start → `_work` (the steps and the answer) → `_wrap_up` (also after an error or Ctrl-C) →
+    on_run_end, with the stop reason set for an interrupted or failed run and the wall time measured."""
+
+    resumable = False  # `execute(resume=...)` continues a stopped run
+    not_resumable = "this agent's runs cannot be resumed"  # why not, for people
+
+    def __init__(
+        self,
+        llm: BaseChatModel,
+        tools: Sequence[BaseTool],
+        prompts_path: str | Path | None,
+        agent_name: str,
+        agent_role: str | None,
+        max_thought_steps: int,
+        options: AgentOptions,
+    ) -> None:
+        self.llm = llm
+        self.options = options
+        self.toolbox = Toolbox(tools, **toolbox_options(options.approver, options.tool_timeout))
+        self.prompts = PromptTemplateBuilder(prompts_path, options.lang)
+        role = agent_role if agent_role is not None else self.prompts.render("default_role").strip()
+        self.identity = {"ai_name": agent_name, "ai_role": role}
+        self.max_thought_steps = max_thought_steps
+        self.callbacks = options.callbacks
+        self.observers = list(options.observers)
+        self.last_run: RunResult | None = None
+
+    def execute(
+        self,
+        task: str,
+        verbose: bool = False,
+        *,
+        observers: Sequence[RunObserver] = (),
+        callbacks: Callbacks = None,
+        resume: Sequence[Step] = (),
+        run_id: str = "",
+    ) -> RunResult:
+        """Run `task` and return the whole record of the run; `observers` and `callbacks` hear this run besides
+        the agent's own; `resume` continues after a stopped run's steps."""
+        if resume and not self.resumable:
+            raise ConfigurationError(self.not_resumable)
+        result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
+        events = self._events(verbose, observers)
+        callbacks = merge_callbacks(self.callbacks, callbacks)
+        started = time.monotonic()
+        events.on_run_start(result, self.max_thought_steps)
+        try:
+            self._work(result, events, callbacks, started)
+        except KeyboardInterrupt:
+            result.stop_reason = StopReason.INTERRUPTED
+            raise
+        except AutoAgentError as err:
+            result.stop_reason, result.stop_detail = StopReason.ERROR, str(err)
+            raise
+        finally:
+            result.seconds = time.monotonic() - started
+            try:
+                self._wrap_up(result, events)
+            finally:
+                result.seconds = time.monotonic() - started  # the wall time, the wrap-up included
+                events.on_run_end(result)
+        return result
+
+    def _work(self, result: RunResult, events: RunObserver, callbacks: Callbacks, started: float) -> None:
+        """The agent's own part of a run: its steps, then `result.stop_reason` and `result.answer`."""
+        raise NotImplementedError
+
+    def _wrap_up(self, result: RunResult, events: RunObserver) -> None:
+        """After the steps, whether they ended well or not (nothing by default)."""
+
+    def _events(self, verbose: bool, extra: Sequence[RunObserver]) -> Broadcast:
+        """The run's observers, with the plain step trace on stderr when `verbose`."""
+        observers = [*self.observers, *extra]
+        if verbose:
+            observers.append(StepTrace(self.max_thought_steps))
+        return Broadcast(observers)
+
+
+def toolbox_options(approver: Approver | None, tool_timeout: float | None) -> dict[str, Any]:
+    """Toolbox keywords for what was set: unset ones keep the toolbox's defaults; a timeout of 0 means none."""
+    options: dict[str, Any] = {}
+    if approver is not None:
+        options["approver"] = approver
+    if tool_timeout is not None:
+        options["timeout"] = tool_timeout if tool_timeout > 0 else None
+    return options
