@@ -1,1 +1,2 @@
-"""The loop's parts: judging a finish, loop detection, fitting the context window, budgets and metering."""
+"""The loop's parts: a run's lifecycle, judging a finish, loop detection, fitting the context window, budgets and
+metering."""
