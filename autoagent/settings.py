@@ -111,17 +111,18 @@ def build_agent(
     memory = None
     if settings.use_memory:
         from .memory.long_term import LongTermMemory
-        from .prompts import PromptTemplateBuilder
 
-        prompts = PromptTemplateBuilder(settings.prompts_dir, settings.lang)
-        memory = LongTermMemory.open(spec, base_url=base_url, prompts=prompts)
+        memory = LongTermMemory.open(spec, base_url=base_url)
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
     compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and small_model_likely(spec, base_url))
     options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
                       compact_thoughts=compact, protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,
                       reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))
-    return AutoGPT(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps, options=options)
+    agent = AutoGPT(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps, options=options)
+    if memory is not None:
+        memory.prompts = agent.prompts  # the run's summary is asked for in the agent's prompts and language
+    return agent
 
 
 def small_model_likely(spec: str, base_url: str | None) -> bool:
