@@ -114,8 +114,9 @@ class RunLifecycle:
     ) -> None:
         self.llm = llm
         self.options = options
-        self.toolbox = Toolbox(tools, **toolbox_options(options.approver, options.tool_timeout))
         self.prompts = PromptTemplateBuilder(prompts_path, options.lang)
+        self.toolbox = Toolbox(tools, **toolbox_options(options.approver, options.tool_timeout),
+                               prompts=self.prompts)  # the tools' notes to the model in the run's language
         role = agent_role if agent_role is not None else self.prompts.render("default_role").strip()
         self.identity = {"ai_name": agent_name, "ai_role": role}
         self.max_thought_steps = max_thought_steps
