@@ -30,7 +30,7 @@ from .loop.verify import answer_from_observations, usable_answer
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt
 from .protocols import Turn, make_protocol
-from .reply import ReplyParseError
+from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .tool_use.approval import is_read_only
 
@@ -38,6 +38,8 @@ __all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
 
+REDRAW_TEMPERATURE = 0.7  # a reply repeating a known action is drawn once more, sampled at this temperature
+CHECKER = "calculator"  # the tool that checks the arithmetic of a drafted answer, where the agent has it
 
 class AutoGPT(RunLifecycle):
     """An autonomous agent: any LangChain chat model, any LangChain tools, prompts from `.templ` files."""
@@ -126,6 +128,9 @@ class AutoGPT(RunLifecycle):
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._model_for(result.steps, failures, referee.thought_start(turn, result.steps))
             reply, tokens = meter.call(model, messages, self.reply_caps.step)
+            if _greedy(self.llm) and self._repeats(reply, loops):  # stuck on a known action: one sampled draw
+                reply, again = meter.call(model.bind(temperature=REDRAW_TEMPERATURE), messages, self.reply_caps.step)
+                tokens = (tokens[0] + again[0], tokens[1] + again[1])
             draft = partial(self._write_answer, task, memory, result.steps, meter, reply)
             outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
                                       draft)
@@ -150,6 +155,14 @@ class AutoGPT(RunLifecycle):
                 return StopReason.BUDGET
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
+
+    def _repeats(self, reply: BaseMessage, loops: LoopGuard) -> bool:
+        """Whether `reply` is an action the run already took (a small model copies its last action)."""
+        try:
+            decision = self.protocol.decide(reply)
+        except ReplyParseError:
+            return False
+        return not decision.is_finish() and loops.check(self.toolbox.meant(decision.action)) is not None
 
     def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
@@ -188,6 +201,9 @@ class AutoGPT(RunLifecycle):
             objection, answer = referee.review_finish(turn, steps, draft)
             if objection is None:
                 return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
+            expression = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
+            if expression is not None:
+                return self._check_calculation(number, reply, expression, events, callbacks)
             kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
             return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
                                objection.detail)
@@ -205,6 +221,18 @@ class AutoGPT(RunLifecycle):
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)
+        events.on_tool_start(decision.action, decision)
+        ran = self.toolbox.run(decision.action, callbacks)
+        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
+
+    def _check_calculation(
+        self, number: int, reply: str, expression: str, events: RunObserver, callbacks: Callbacks
+    ) -> StepOutcome:
+        """A step the agent takes itself: the calculator works out what a drafted answer computed in its head, so
+        the next answer rests on a tool's result."""
+        thought = Thought(text=self.prompts.render("check_calculation", expression=expression).strip())
+        argument = next(iter(self.toolbox.args_schema(CHECKER).get("properties", {})), "expression")
+        decision = ThoughtAndAction(thought=thought, action=Action(name=CHECKER, args={argument: expression}))
         events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, callbacks)
         return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
@@ -253,6 +281,11 @@ class AutoGPT(RunLifecycle):
             self.long_term_memory.remember(result, self.llm, _model_name(self.llm))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
+
+
+def _greedy(llm: BaseChatModel) -> bool:
+    """Whether `llm` decodes greedily (temperature 0: the same prompt, the same reply)."""
+    return getattr(llm, "temperature", None) == 0
 
 
 def _ran_well(repeat: Step, steps: Sequence[Step]) -> bool:

@@ -339,3 +339,17 @@ def test_a_read_file_says_how_many_lines_it_has(tmp_path: Path) -> None:
     read = {tool.name: tool for tool in file_tools(tmp_path)}["read_file"]
     assert read.invoke({"path": "todo.txt"}).startswith("The content of 'todo.txt' (4 lines):")
     assert read.invoke({"path": "one.txt"}).startswith("The content of 'one.txt' (1 line):")
+
+
+def test_a_missing_file_error_shows_what_its_folder_holds(tmp_path: Path) -> None:
+    (tmp_path / "bills.txt").write_text("invoice 7")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("a")
+    read = {tool.name: tool for tool in file_tools(tmp_path)}["read_file"]
+    with pytest.raises(ValueError, match=r"'invoice.txt' does not exist in the workspace; the workspace has: "
+                                         r"bills.txt, docs/ \(search_files"):
+        read.invoke({"path": "invoice.txt"})
+    with pytest.raises(ValueError, match=r"'docs' has: a.md \("):
+        read.invoke({"path": "docs/b.md"})
+    with pytest.raises(ValueError, match=r"use list_files"):
+        read.invoke({"path": "nowhere/b.md"})

@@ -11,7 +11,14 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.loop.verify import is_format_json, mentions, unused_mentions, usable_answer
+from autoagent.loop.verify import (
+    claimed_calculation,
+    clause_of,
+    is_format_json,
+    mentions,
+    unused_mentions,
+    usable_answer,
+)
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tools import file_tools
@@ -188,3 +195,73 @@ def test_a_second_answer_no_tool_result_supports_ends_the_run_unverified(tmp_pat
     assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
     assert result.describe_stop() == "the answer states what no tool result shows: 110"
     assert result.answer == "The sum is 110."
+
+
+def test_an_answer_that_works_out_its_own_sum_is_checked_by_the_calculator(tmp_path: Path) -> None:
+    from autoagent.tools import calculator
+
+    (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
+    tools = [*file_tools(tmp_path), calculator]
+    agent, llm = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "It is 12 + 30 + 58 = 110.",
+                            act("FINISH"), "The sum is 100.", tools=tools)
+
+    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.FINISH]
+    checked = result.steps[1]
+    assert (checked.action.name, checked.action.args) == ("calculator", {"expression": "12 + 30 + 58"})  # type: ignore[union-attr]
+    assert checked.observation == "100" and "12 + 30 + 58" in checked.decision.thought.text  # type: ignore[union-attr]
+    assert "-> 100" in llm.prompts[3]  # the model decides its finish with the checked result in view
+    assert result.finished and result.answer == "The sum is 100."
+
+
+def test_a_checked_answer_that_still_states_an_unshown_number_ends_unverified(tmp_path: Path) -> None:
+    from autoagent.tools import calculator
+
+    (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
+    agent, _ = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "It is 12 + 30 + 58 = 110.",
+                          act("FINISH"), "It is 110.", act("FINISH"), "It is 110.",
+                          tools=[*file_tools(tmp_path), calculator])
+
+    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.REJECTED,
+                                                     StepKind.REJECTED]
+    assert result.stop_reason is StopReason.UNVERIFIED  # checked once, then told once, then the run ends
+
+
+def test_claimed_calculations_are_the_arithmetic_an_answer_works_out() -> None:
+    assert claimed_calculation("The sum is 12 + 30 + 58 = 110.") == "12 + 30 + 58"
+    assert claimed_calculation("It is 1,250 * (3 - 1) = 2500") == "1250 * (3 - 1)"
+    assert claimed_calculation("和是 12\u00d715=40。") == "12*15"
+    assert claimed_calculation("The sum is 110.") is None
+    assert claimed_calculation("On 2026-11-30 = Monday") is None
+
+
+def test_the_clause_of_a_mention_is_the_part_of_the_task_that_gives_it() -> None:
+    task = "Read qty.txt, multiply the number in it by 7, and write the result to total.txt."
+    assert clause_of(task, "7") == "multiply the number in it by 7"
+    assert clause_of(task, "total.txt") == "write the result to total.txt"
+    assert clause_of("Take 20% of 3550, then divide that amount by 4.", "4") == "divide that amount by 4"
+    assert clause_of("Take 0.25 of 3550 and save it in 'out.txt'", "out.txt") == "save it in out.txt"
+    assert clause_of("Save 7 in a.txt", "a.txt") == "save 7 in a.txt" and clause_of("CSV 7", "7") == "CSV 7"
+    assert clause_of("Take 40% of 3550, then divide it by 4", "4") == "divide it by 4"  # 40 does not give 4
+    whole = "把 25 乘以 16 的结果写入文件 answer.txt"
+    assert clause_of(whole + "。", "answer.txt") == whole
+
+
+def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    replies = [act("multiply", a=6, b=7), act("multiply", a=42, b=5), act("FINISH"), "It is 210."]
+    llm = ScriptedChatModel(replies=replies)
+    held: list[dict[str, object]] = []
+
+    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
+        held.append(schema)
+        return RunnableLambda(lambda messages: llm.invoke(messages))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    agent = AutoGPT(llm=llm, tools=[multiply], compact_thoughts=True)
+    agent.execute("Multiply 6 by 7, then add 5 to the product.")
+    patterns = [str(schema["properties"]["thought"].get("pattern", "")) for schema in held]  # type: ignore[index]
+    led = [pattern.replace("[.]", ".") for pattern in patterns if pattern]
+    assert led and led[0].startswith("^The result so far is 42; next I must add 5 to the product, so I call")

@@ -22,6 +22,7 @@ from .workspace import Workspace
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
 MAX_LISTED = 200
 MAX_MATCHES = 50
+MAX_NAMES_SHOWN = 12  # names a "does not exist" error shows of the folder it looked in
 MAX_LINE_CHARS = 200
 MAX_SEARCHED_FILE_BYTES = 2_000_000
 _BINARY_SNIFF_BYTES = 8192
@@ -83,8 +84,24 @@ def _existing(workspace: Workspace, path: str) -> Path:
     """The real location of an existing workspace path."""
     location = workspace.resolve(path)
     if not location.exists():
-        raise ValueError(f"{path!r} does not exist in the workspace (use list_files to see what does)")
+        raise ValueError(f"{path!r} does not exist in the workspace{_what_is_there(workspace, location)}")
     return location
+
+
+def _what_is_there(workspace: Workspace, missing: Path) -> str:
+    """What the folder of a missing path holds (a few names), so the next try can pick one."""
+    folder = missing.parent
+    try:
+        names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir()
+                       if not entry.name.startswith("."))
+    except OSError:
+        names = []
+    inside = folder == workspace.root or workspace.root in folder.parents
+    if not names or not inside:
+        return " (use list_files to see what does)"
+    shown = ", ".join(names[:MAX_NAMES_SHOWN]) + (", ..." if len(names) > MAX_NAMES_SHOWN else "")
+    where = "the workspace" if folder == workspace.root else repr(workspace.show(folder))
+    return f"; {where} has: {shown} (search_files finds which files mention a text)"
 
 
 def _existing_file(workspace: Workspace, path: str) -> Path:

@@ -11,6 +11,8 @@ from ..steps import Step, StepKind
 from .verify import (
     Objection,
     answer_from_observations,
+    claimed_calculation,
+    clause_of,
     object_to_answer,
     object_to_finish,
     object_to_rewrite,
@@ -28,6 +30,7 @@ class Referee:
         self.prompts = prompts
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
+        self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
@@ -39,11 +42,11 @@ class Referee:
         if not turn.pending or turn.rethink or self.guided >= MAX_GUIDED_STEPS:
             return ""
         self.guided += 1
-        items = ", ".join(turn.pending)
+        clause = clause_of(turn.task, turn.pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
         if len(last) <= PLAIN_RESULT_CHARS and not any(char in last for char in '"\\\n'):
-            return self.prompts.render("pending_thought", result=last, items=items).strip()
-        return self.prompts.render("pending_thought_plain", items=items).strip()
+            return self.prompts.render("pending_thought", result=last, clause=clause).strip()
+        return self.prompts.render("pending_thought_plain", clause=clause).strip()
 
     def review_finish(
         self, turn: Turn, steps: Sequence[Step], draft: Callable[[], str]
@@ -55,6 +58,18 @@ class Referee:
         if objection is not None:
             self.raised.add(objection.template)
         return objection, answer
+
+    def calculation_to_check(self, objection: Objection | None, answer: str) -> str | None:
+        """The arithmetic a drafted answer works out in its own words ("12 + 30 + 58 = 110"), when that answer was
+        sent back for a number no tool showed: a tool works it out instead (once a run), and the objection counts
+        as not yet made, so the next draft, from the tool's result, is judged afresh."""
+        if objection is None or objection.template != "ungrounded_answer" or objection.ends or self.checked:
+            return None
+        expression = claimed_calculation(answer)
+        if expression is not None:
+            self.checked = True
+            self.raised.discard(objection.template)
+        return expression
 
     def review_action(self, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
         """An objection to running `action` (a rewrite of a file this run just wrote), or None."""

@@ -21,6 +21,15 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
+# Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
+# dot), "then", "and".
+_CLAUSE_BREAK = re.compile(
+    r"[.!?](?:\s+|$)|[,;:\uff0c\uff1b\uff1a\u3002\uff01\uff1f]|\s+(?:and\s+)?then\s+|\s+and\s+|然后|并且", re.I
+)
+_UNQUOTABLE = re.compile(r"[\"'\\\n]")
+CLAUSE_CHARS = 120
+_OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
+_CLAIM = re.compile(rf"({_OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{_OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,26 @@ def pending_mentions(task: str, steps: Sequence[Step]) -> tuple[str, ...]:
     before it decides, so a task in parts is not finished after its first part)."""
     succeeded = [step for step in ran(steps) if step.success]
     return tuple(unused_mentions(task, succeeded)) if succeeded else ()
+
+
+def claimed_calculation(answer: str) -> str | None:
+    """The arithmetic an answer works out in its own words ("12 + 30 + 58 = 110" gives "12 + 30 + 58"), so a
+    tool can check it; None when it shows none."""
+    match = _CLAIM.search(answer.replace(",", ""))
+    if match is None:
+        return None
+    return " ".join(match.group(1).replace("\u00d7", "*").replace("\u00f7", "/").split())
+
+
+def clause_of(task: str, item: str) -> str:
+    """The part of the task's request that gives `item` ("Take 20% of 3550, then divide that amount by 4" gives 4
+    in "divide that amount by 4"), without quotes or line breaks, so it can stand in a one-line thought."""
+    request = task.strip().split("\n\n")[0]
+    parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
+    given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item)}(?![A-Za-z0-9_])")
+    clause = next((part for part in parts if given.search(part)), request)
+    clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS]
+    return clause[:1].lower() + clause[1:] if clause[:2].isascii() and not clause[1:2].isupper() else clause
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
