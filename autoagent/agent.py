@@ -23,7 +23,7 @@ from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
-from .loop.loop_guard import LoopGuard
+from .loop.loop_guard import LoopGuard, worked_before
 from .loop.metering import Meter
 from .loop.referee import Referee
 from .loop.verify import answer_from_observations, usable_answer
@@ -173,7 +173,7 @@ class AutoGPT(RunLifecycle):
         if guided is not None:
             return guided
         last = steps[-1] if steps else None
-        if last is not None and last.kind is StepKind.REPEATED and _ran_well(last, steps):
+        if last is not None and last.kind is StepKind.REPEATED and worked_before(last, steps):
             assert last.action is not None
             other = self.protocol.strict_model(self.llm, exclude=(last.action.name,))
             if other is not None:  # a small model told it repeats itself repeats itself again, unless held
@@ -286,15 +286,6 @@ class AutoGPT(RunLifecycle):
 def _greedy(llm: BaseChatModel) -> bool:
     """Whether `llm` decodes greedily (temperature 0: the same prompt, the same reply)."""
     return getattr(llm, "temperature", None) == 0
-
-
-def _ran_well(repeat: Step, steps: Sequence[Step]) -> bool:
-    """Whether the action `repeat` repeated had run and worked: its tool did its part (a failed one is fixed
-    with the same tool)."""
-    assert repeat.action is not None
-    signature = repeat.action.signature()
-    return any(step.kind is StepKind.ACTION and step.success and step.action is not None
-               and step.action.signature() == signature for step in steps)
 
 
 def _model_name(llm: BaseChatModel) -> str:

@@ -10,7 +10,7 @@ import pytest
 from langchain_core.tools import BaseTool
 
 from autoagent.tool_use.fence import fenced_body
-from autoagent.tools import default_tools, file_tools
+from autoagent.tools import default_tools, file_access, file_tools
 from autoagent.tools import files as files_module
 
 NAMES = ["read_file", "write_file", "list_files", "copy_file", "move_file", "delete_file", "search_files"]
@@ -176,7 +176,7 @@ def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
 
 
 def test_search_files_is_capped(tools: dict[str, BaseTool], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(files_module, "MAX_MATCHES", 2)
+    monkeypatch.setattr(file_access, "MAX_MATCHES", 2)
     tools["write_file"].invoke({"path": "many.txt", "content": "hit\n" * 10})
     found = tools["search_files"].invoke({"pattern": "hit"})
     assert found.startswith("Lines containing 'hit' under '.' (stopped after 2; search a narrower path):\n")

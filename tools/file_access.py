@@ -1,0 +1,183 @@
+"""How the file tools touch the disk: confined, non-following opens, decoding, listings and searches, and the
+errors a model can act on."""
+
+import codecs
+import errno
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+from ..tool_use.fence import fence
+from .workspace import Workspace
+
+MAX_MATCHES = 50
+MAX_NAMES_SHOWN = 12  # names a "does not exist" error shows of the folder it looked in
+MAX_LINE_CHARS = 200
+MAX_SEARCHED_FILE_BYTES = 2_000_000
+_BINARY_SNIFF_BYTES = 8192
+# A file is opened without following a final symlink, and without blocking on a named pipe.
+FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+def _decode(data: bytes, complete: bool) -> str | None:
+    """UTF-8 text of data (which may stop mid-character unless complete), or None if it looks binary."""
+    if b"\0" in data[:_BINARY_SNIFF_BYTES]:
+        return None
+    try:
+        return codecs.getincrementaldecoder("utf-8-sig")().decode(data, final=complete)
+    except UnicodeDecodeError:
+        return None
+
+
+def walk(workspace: Workspace, directory: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Everything under a resolved folder with its own status (a link's, not its target's), depth first in name
+    order; folders are opened without following links, so a folder swapped for a link is never entered."""
+    with workspace.folder(directory, workspace.show(directory)) as descriptor:
+        entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in os.scandir(descriptor))
+    for name, status in entries:
+        yield directory / name, status
+        if stat.S_ISDIR(status.st_mode):
+            yield from walk(workspace, directory / name)
+
+
+@contextmanager
+def os_errors(action: str, shown: str) -> Iterator[None]:
+    """Report an OSError as a short ValueError naming the workspace path, never the host path."""
+    try:
+        yield
+    except OSError as error:  # str(error) would hold the host path
+        if error.errno == errno.ELOOP:
+            raise ValueError(f"cannot {action} {shown!r}: it changed while in use (it is now a symlink)") from None
+        raise ValueError(f"cannot {action} {shown!r}: {error.strerror or type(error).__name__}") from None
+
+
+@contextmanager
+def opened(workspace: Workspace, location: Path, shown: str, flags: int) -> Iterator[BinaryIO]:
+    """The regular file at a resolved location, opened through its folder's descriptor without following links;
+    a named pipe or device is refused, and so is a file with other hard links (one may be outside)."""
+    with workspace.folder(location.parent, shown) as folder:
+        descriptor = os.open(location.name, flags | FILE_FLAGS, 0o666, dir_fd=folder)
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        raise ValueError(f"{shown!r} is not a regular file (a named pipe, a device or a socket)")
+    if status.st_nlink > 1:
+        os.close(descriptor)
+        raise ValueError(f"{shown!r} has other hard links, which may be outside the workspace; it is not used")
+    os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "rb" if flags == os.O_RDONLY else "r+b") as handle:
+        yield handle
+
+
+def existing(workspace: Workspace, path: str) -> Path:
+    """The real location of an existing workspace path."""
+    location = workspace.resolve(path)
+    if not location.exists():
+        raise ValueError(f"{path!r} does not exist in the workspace{_what_is_there(workspace, location)}")
+    return location
+
+
+def _what_is_there(workspace: Workspace, missing: Path) -> str:
+    """What the folder of a missing path holds (a few names), so the next try can pick one."""
+    folder = missing.parent
+    try:
+        names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir()
+                       if not entry.name.startswith("."))
+    except OSError:
+        names = []
+    inside = folder == workspace.root or workspace.root in folder.parents
+    if not names or not inside:
+        return " (use list_files to see what does)"
+    shown = ", ".join(names[:MAX_NAMES_SHOWN]) + (", ..." if len(names) > MAX_NAMES_SHOWN else "")
+    where = "the workspace" if folder == workspace.root else repr(workspace.show(folder))
+    return f"; {where} has: {shown} (search_files finds which files mention a text)"
+
+
+def existing_file(workspace: Workspace, path: str) -> Path:
+    """The real location of an existing workspace file (not a directory)."""
+    location = existing(workspace, path)
+    if location.is_dir():
+        raise ValueError(f"{path!r} is a directory, not a file")
+    return location
+
+
+def make_parents(workspace: Workspace, location: Path, shown: str) -> None:
+    """Create the folders above location, explaining when a file stands in the way."""
+    blocker = next((parent for parent in location.parents if parent.exists() and not parent.is_dir()), None)
+    if blocker is not None:
+        raise ValueError(f"cannot create {shown!r}: {workspace.show(blocker)!r} is a file, not a folder")
+    with os_errors("create the folders for", shown), workspace.folder(location.parent, shown, create=True):
+        pass
+
+
+def new_destination(workspace: Workspace, source: Path, destination: str) -> Path:
+    """Where a copy/move lands: into destination if it is a directory; never over an existing file or link."""
+    target = workspace.resolve(destination)
+    if target.is_dir():
+        target = workspace.contain(target / source.name, shown=destination)
+    if target.exists() or target.is_symlink():
+        raise ValueError(f"{workspace.show(target)!r} already exists; delete it first or pick another name")
+    make_parents(workspace, target, destination)
+    return target
+
+
+def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int) -> str:
+    """A text file's content, cut to max_chars with a note; binary files are only described."""
+    with os_errors("read", shown), opened(workspace, location, shown, os.O_RDONLY) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(max_chars * 4 + 4)  # enough bytes for max_chars characters of UTF-8
+    text = _decode(head, complete=len(head) >= size)
+    if text is None:
+        return f"{shown!r} is a binary file ({size:,} bytes); its content is not shown."
+    if not text:
+        return f"{shown!r} is empty."
+    if len(text) <= max_chars and len(head) >= size:
+        return _quote_file(f"The content of {shown!r} ({_lines(text)}):", text, shown)
+    heading = f"The content of {shown!r} (truncated: the first {max_chars:,} characters of {size:,} bytes):"
+    return _quote_file(heading, text[:max_chars], shown)
+
+
+def _lines(text: str) -> str:
+    """How many lines `text` has, in words ("1 line", "5 lines"): a count the reader need not make."""
+    count = len(text.splitlines())
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
+def _quote_file(heading: str, text: str, shown: str) -> str:
+    """File content fenced, as web text is: a file cannot pass for the agent's own steps."""
+    return fence(heading, text, kind="FILE CONTENT", source=f"the workspace file {shown!r}")
+
+
+def listing(workspace: Workspace, entries: Iterable[tuple[Path, os.stat_result]]) -> list[str]:
+    """One line per entry: folders end in '/', files show their size, symlinks are marked."""
+    lines = []
+    for entry, status in entries:
+        shown = workspace.show(entry)
+        if stat.S_ISLNK(status.st_mode):
+            lines.append(f"{shown} (symlink)")
+        elif stat.S_ISDIR(status.st_mode):
+            lines.append(f"{shown}/")
+        else:
+            lines.append(f"{shown} ({status.st_size:,} bytes)")
+    return lines
+
+
+def search_lines(workspace: Workspace, files: Iterable[Path], pattern: str) -> list[str]:
+    """'file:line: text' for lines containing pattern (case-insensitive), at most MAX_MATCHES + 1."""
+    needle, matches = pattern.lower(), []
+    for location in files:
+        try:
+            with opened(workspace, location, workspace.show(location), os.O_RDONLY) as handle:
+                if os.fstat(handle.fileno()).st_size > MAX_SEARCHED_FILE_BYTES:
+                    continue
+                text = _decode(handle.read(), complete=True)
+        except ValueError:  # not a plain file of its own (a pipe, a hard link), or it changed meanwhile
+            continue
+        for number, line in enumerate((text or "").splitlines(), start=1):
+            if needle in line.lower():
+                matches.append(f"{workspace.show(location)}:{number}: {line.strip()[:MAX_LINE_CHARS]}")
+                if len(matches) > MAX_MATCHES:
+                    return matches
+    return matches
