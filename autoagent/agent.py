@@ -23,7 +23,7 @@ from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
-from .loop.loop_guard import LoopGuard, worked_before
+from .loop.loop_guard import LoopGuard
 from .loop.metering import Meter
 from .loop.referee import Referee
 from .loop.verify import answer_from_observations, usable_answer
@@ -167,17 +167,11 @@ class AutoGPT(RunLifecycle):
     def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
         call whose thought begins with `thought_start`), or to a tool call right after a finish was sent back, or
-        to another tool (or FINISH) right after a repeated action, or to the reply format after an unreadable
-        reply; else as the protocol binds it."""
+        to the reply format after an unreadable reply; else as the protocol binds it."""
         guided = self.protocol.guided_model(self.llm, thought_start) if thought_start else None
         if guided is not None:
             return guided
         last = steps[-1] if steps else None
-        if last is not None and last.kind is StepKind.REPEATED and worked_before(last, steps):
-            assert last.action is not None
-            other = self.protocol.strict_model(self.llm, exclude=(last.action.name,))
-            if other is not None:  # a small model told it repeats itself repeats itself again, unless held
-                return other
         sent_back = last is not None and last.kind is StepKind.REJECTED and last.decision is not None \
             and last.decision.is_finish()
         if sent_back and self._acting_model is not None:

@@ -265,3 +265,14 @@ def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypa
     patterns = [str(schema["properties"]["thought"].get("pattern", "")) for schema in held]  # type: ignore[index]
     led = [pattern.replace("[.]", ".") for pattern in patterns if pattern]
     assert led and led[0].startswith("^The result so far is 42; next I must add 5 to the product, so I call")
+
+
+def test_an_answer_copying_a_fences_note_gives_way_to_what_the_fence_quotes(tmp_path: Path) -> None:
+    (tmp_path / "motd.txt").write_text("Server maintenance on Friday night.")
+    read = file_tools(tmp_path)[0]
+    quoted = read.invoke({"path": "motd.txt"})
+    note = quoted.splitlines()[1]
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="read_file", args={"path": "motd.txt"})), quoted)
+    assert usable_answer(f'The file motd.txt says "{note}"', [step]) == "Server maintenance on Friday night."
+    assert usable_answer("It says: Server maintenance on Friday night.", [step]).startswith("It says")

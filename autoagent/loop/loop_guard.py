@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..reply import Action
@@ -47,11 +47,3 @@ class LoopGuard:
         after_rethink = bool(self._recent) and self._recent[-1][1].kind is StepKind.REPEATED
         return Loop(earlier, stop=signature in self._flagged or after_rethink)
 
-
-def worked_before(repeat: Step, steps: Sequence[Step]) -> bool:
-    """Whether the action a REPEATED step `repeat` repeated had run and worked (a failed one is fixed with the
-    same tool)."""
-    assert repeat.action is not None
-    signature = repeat.action.signature()
-    return any(step.kind is StepKind.ACTION and step.success and step.action is not None
-               and step.action.signature() == signature for step in steps)

@@ -12,7 +12,7 @@ import json_repair
 
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
-from ..tool_use.fence import unfenced
+from ..tool_use.fence import fence_tags, unfenced
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
@@ -188,9 +188,11 @@ def answer_from_observations(steps: Sequence[Step]) -> str:
 
 
 def usable_answer(text: str, steps: Sequence[Step]) -> str:
-    """`text` when it is an answer; else (empty, or format JSON) the last good observation."""
+    """`text` when it is an answer; else (empty, format JSON, or a fence's note copied from a tool result) the
+    last good observation."""
     text = text.strip()
-    if text and not is_format_json(text):
+    tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
+    if text and not is_format_json(text) and not any(tag in text for tag in tags):
         return text
     return answer_from_observations(steps)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -46,12 +45,10 @@ class Protocol(ABC):
         """The model as this protocol calls it (with tools bound, or stop sequences)."""
         return llm
 
-    def strict_model(
-        self, llm: BaseChatModel, finish: bool = True, exclude: Collection[str] = ()
-    ) -> Runnable[Any, BaseMessage] | None:
+    def strict_model(self, llm: BaseChatModel, finish: bool = True) -> Runnable[Any, BaseMessage] | None:
         """The model constrained to replies this protocol can read (to a tool call, not a finish, when `finish` is
-        False; to tools but those in `exclude`), used after an unreadable reply, a finish sent back or a repeated
-        action; None where the model or the protocol offers no such thing."""
+        False), used after an unreadable reply or a finish sent back; None where the model or the protocol offers
+        no such thing."""
         return None
 
     def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -41,13 +40,11 @@ class ThoughtActionProtocol(TextProtocol):
         arguments, or FINISH) where the backend offers constrained decoding; else free."""
         return self.strict_model(llm) or llm
 
-    def strict_model(
-        self, llm: BaseChatModel, finish: bool = True, exclude: Collection[str] = ()
-    ) -> Runnable[Any, BaseMessage] | None:
-        """The model held to the reply's JSON schema (the tool names but `exclude` and each tool's arguments;
-        FINISH unless `finish` is False) by the backend's constrained decoding (llama.cpp's grammar for the
-        embedded model); None where it has none."""
-        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools if name not in exclude}
+    def strict_model(self, llm: BaseChatModel, finish: bool = True) -> Runnable[Any, BaseMessage] | None:
+        """The model held to the reply's JSON schema (the tool names and each tool's arguments; FINISH unless
+        `finish` is False) by the backend's constrained decoding (llama.cpp's grammar for the embedded model);
+        None where it has none."""
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
         return bind_json_schema(llm, self.parser.json_schema(tools, finish))
 
     def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:

@@ -48,6 +48,11 @@ def unfenced(text: str) -> str:
         return text
 
 
+def fence_tags(text: str) -> list[str]:
+    """The tags of the fences `text` opens."""
+    return re.findall(rf"^<<<[A-Z]+(?: [A-Z]+)* ([0-9a-f]{{{2 * _TAG_BYTES}}})$", text, re.MULTILINE)
+
+
 def fenced_body(text: str) -> str:
     """The body of the one fence in `text` (what the fence quotes, as it was given)."""
     match = re.search(r"^<<<([A-Z ]+) ([0-9a-f]+)\n(.*)\n\1 \2>>>$", text, re.DOTALL | re.MULTILINE)
