@@ -326,7 +326,7 @@ def test_transcripts_contain_no_secret_from_api_keys_env(secrets_set: Path, tmp_
 
 
 def test_a_secret_is_redacted_json_escaped_and_cut_short() -> None:
-    from autoagent.tool_use.toolbox import truncate
+    from autoagent.tool_use.fence import truncate
 
     quoted, accented = 'pa"ss\\word-0123456789', "clé-secrète-0123456789"
     redactor = Redactor([quoted, accented, ENV_SECRET])

@@ -11,7 +11,7 @@ from langchain_core.prompts import PromptTemplate
 
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..steps import Step, StepKind
-from ..tool_use.toolbox import truncate
+from ..tool_use.fence import truncate
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..prompts import PromptTemplateBuilder, english_prompts
+from ..text import shorten
 
 _TAG_BYTES = 6
 # The prompts a tool called now writes its fence note from: the calling run's, set by the toolbox around each call.
@@ -59,3 +60,15 @@ def fenced_body(text: str) -> str:
     if match is None:
         raise ValueError("no fence in the text")
     return match.group(3)
+
+
+def truncate(text: str, limit: int, prompts: PromptTemplateBuilder | None = None) -> str:
+    """`text` cut to `limit` characters, with a note saying how much was cut (observation_cut.templ, from
+    `prompts`, English by default); a fence's end is kept after the note."""
+    if len(text) <= limit:
+        return text
+    prompts = prompts or english_prompts()
+    end = FENCE_END.search(text)
+    kept = end.group() if end else ""
+    body = text[: len(text) - len(kept)]
+    return shorten(body, limit, lambda count: "\n" + prompts.render("observation_cut", count=str(count)).strip()) + kept

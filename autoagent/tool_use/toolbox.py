@@ -15,10 +15,9 @@ from pydantic import BaseModel, ValidationError
 
 from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
-from ..text import shorten
 from ..transcripts.redact import encodable
 from .approval import Approver, is_read_only
-from .fence import FENCE_END, quoting_in
+from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
@@ -35,18 +34,6 @@ class ToolResult:
     content: str
     success: bool = True
     waited: float = 0.0  # seconds spent waiting for the user's approval, not running
-
-
-def truncate(text: str, limit: int, prompts: PromptTemplateBuilder | None = None) -> str:
-    """`text` cut to `limit` characters, with a note saying how much was cut (observation_cut.templ, from
-    `prompts`, English by default); a fence's end is kept after the note."""
-    if len(text) <= limit:
-        return text
-    prompts = prompts or english_prompts()
-    end = FENCE_END.search(text)
-    kept = end.group() if end else ""
-    body = text[: len(text) - len(kept)]
-    return shorten(body, limit, lambda count: "\n" + prompts.render("observation_cut", count=str(count)).strip()) + kept
 
 
 def _json_schema(tool: BaseTool) -> dict[str, Any]:
