@@ -244,7 +244,7 @@ class AutoGPT(RunLifecycle):
     def _write_answer(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
                       finishing: BaseMessage | None = None) -> str:
         """The final answer: the one a `finishing` reply carries, else the finish prompt's from the tools'
-        results; never the reply format (the last good observation instead)."""
+        results; never the reply format or the prompt's own words (the last good observation instead)."""
         decision = self.protocol.decide(finishing) if finishing is not None else None
         carried = self.protocol.final_answer(decision) if decision else None
         if carried:
@@ -252,7 +252,7 @@ class AutoGPT(RunLifecycle):
         prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
                                short_term_memory=memory.tool_results().render(self.prompts))
         answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
-        return usable_answer(answer, steps)
+        return usable_answer(answer, steps, scaffold=self._finish.template)
 
     def _recall(self, task: str) -> str:
         """Long-term memories relevant to `task` (once per run: the task does not change), or the

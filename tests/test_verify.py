@@ -276,3 +276,14 @@ def test_an_answer_copying_a_fences_note_gives_way_to_what_the_fence_quotes(tmp_
         name="read_file", args={"path": "motd.txt"})), quoted)
     assert usable_answer(f'The file motd.txt says "{note}"', [step]) == "Server maintenance on Friday night."
     assert usable_answer("It says: Server maintenance on Friday night.", [step]).startswith("It says")
+
+
+def test_an_answer_copied_from_the_finish_prompts_own_words_gives_way_to_the_result() -> None:
+    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"),
+                                     "state the result itself (the number, the date, the text found, or what was done, "
+                                     "with file names)."])
+    result = AutoGPT(llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
+    assert result.finished and result.answer == "42"
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="multiply", args={"a": 6, "b": 7})), "42")
+    assert usable_answer("The product is 42.", [step], scaffold="The product is") == "The product is 42."

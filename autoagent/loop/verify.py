@@ -28,6 +28,7 @@ _CLAUSE_BREAK = re.compile(
 )
 _UNQUOTABLE = re.compile(r"[\"'\\\n]")
 CLAUSE_CHARS = 120
+MIN_COPIED_CHARS = 12  # an answer this long found whole in the prompt's own words is a copy of them
 _OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
 _CLAIM = re.compile(rf"({_OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{_OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
 
@@ -187,12 +188,13 @@ def answer_from_observations(steps: Sequence[Step]) -> str:
     return unfenced(good[-1].observation).strip() if good else ""
 
 
-def usable_answer(text: str, steps: Sequence[Step]) -> str:
-    """`text` when it is an answer; else (empty, format JSON, or a fence's note copied from a tool result) the
-    last good observation."""
+def usable_answer(text: str, steps: Sequence[Step], scaffold: str = "") -> str:
+    """`text` when it is an answer; else (empty, format JSON, a fence's note copied from a tool result, or a
+    sentence copied whole from `scaffold`, the prompt's own words) the last good observation."""
     text = text.strip()
     tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
-    if text and not is_format_json(text) and not any(tag in text for tag in tags):
+    copied = len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold
+    if text and not is_format_json(text) and not any(tag in text for tag in tags) and not copied:
         return text
     return answer_from_observations(steps)
 
