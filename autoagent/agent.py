@@ -38,7 +38,6 @@ __all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
 
-REDRAW_TEMPERATURE = 0.7  # a reply repeating a known action is drawn once more, sampled at this temperature
 CHECKER = "calculator"  # the tool that checks the arithmetic of a drafted answer, where the agent has it
 
 class AutoGPT(RunLifecycle):
@@ -128,9 +127,6 @@ class AutoGPT(RunLifecycle):
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
             model = self._model_for(result.steps, failures, referee.thought_start(turn, result.steps))
             reply, tokens = meter.call(model, messages, self.reply_caps.step)
-            if _greedy(self.llm) and self._repeats(reply, loops):  # stuck on a known action: one sampled draw
-                reply, again = meter.call(model.bind(temperature=REDRAW_TEMPERATURE), messages, self.reply_caps.step)
-                tokens = (tokens[0] + again[0], tokens[1] + again[1])
             draft = partial(self._write_answer, task, memory, result.steps, meter, reply)
             outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
                                       draft)
@@ -155,14 +151,6 @@ class AutoGPT(RunLifecycle):
                 return StopReason.BUDGET
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
-
-    def _repeats(self, reply: BaseMessage, loops: LoopGuard) -> bool:
-        """Whether `reply` is an action the run already took (a small model copies its last action)."""
-        try:
-            decision = self.protocol.decide(reply)
-        except ReplyParseError:
-            return False
-        return not decision.is_finish() and loops.check(self.toolbox.meant(decision.action)) is not None
 
     def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
@@ -275,11 +263,6 @@ class AutoGPT(RunLifecycle):
             self.long_term_memory.remember(result, self.llm, _model_name(self.llm))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
-
-
-def _greedy(llm: BaseChatModel) -> bool:
-    """Whether `llm` decodes greedily (temperature 0: the same prompt, the same reply)."""
-    return getattr(llm, "temperature", None) == 0
 
 
 def _model_name(llm: BaseChatModel) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -15,6 +16,10 @@ from tests.cli_backend import FakeBackend, install_backend
 from tests.fake_openai import fake_openai  # noqa: F401
 
 _real_connect = socket.socket.connect
+
+# A run started in the background by a shell without job control (`nohup make test &`, some CI runners) inherits
+# SIGINT ignored, and so would every CLI the tests start: the Ctrl-C tests need Python's own handler back.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _loopback_only(self: socket.socket, address: Any) -> Any:

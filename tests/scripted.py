@@ -20,8 +20,6 @@ class ScriptedChatModel(BaseChatModel):
     prompts: list[str] = Field(default_factory=list)
     calls: list[list[BaseMessage]] = Field(default_factory=list)
     stops: list[list[str] | None] = Field(default_factory=list)
-    options: list[dict[str, Any]] = Field(default_factory=list)  # the keywords each call was made with
-    temperature: float | None = None  # 0: decodes greedily, as the embedded model does
     bound_tools: list[Any] = Field(default_factory=list)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
@@ -39,7 +37,6 @@ class ScriptedChatModel(BaseChatModel):
         self.prompts.append(prompt)
         self.calls.append(list(messages))
         self.stops.append(stop)
-        self.options.append(dict(kwargs))
         if len(self.prompts) > len(self.replies):
             raise AssertionError(f"the script has no reply #{len(self.prompts)}; prompt was:\n{prompt}")
         reply = self.replies[len(self.prompts) - 1]

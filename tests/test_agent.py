@@ -297,26 +297,3 @@ def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() ->
     run = agent.execute("What is today's date?")
     assert [(step.action.name, step.observation) for step in run.steps[:3]] == [  # type: ignore[union-attr]
         ("today", "2026-11-30"), ("shout", "HI"), ("calculator", "4")]  # sqrt is no tool: the calculator's own
-
-
-def test_a_reply_repeating_a_known_action_is_drawn_once_more_with_sampling() -> None:
-    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("multiply", a=6, b=7), act("multiply", a=42, b=2),
-                                     act("FINISH"), "84"], temperature=0)
-    run = AutoGPT(llm=llm, tools=[multiply]).execute("Multiply 6 by 7, then double it.")
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.FINISH]
-    assert run.steps[1].observation == "84" and run.answer == "84"
-    assert [options.get("temperature") for options in llm.options[:3]] == [None, None, 0.7]  # the redraw samples
-
-
-def test_a_sampling_model_gets_no_redraw() -> None:
-    twice = act("multiply", a=6, b=7)
-    llm = ScriptedChatModel(replies=[twice, twice, act("FINISH"), "42"], temperature=0.8)
-    run = AutoGPT(llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.FINISH]
-
-
-def test_a_redraw_that_repeats_too_is_a_repeated_step() -> None:
-    twice = act("multiply", a=6, b=7)
-    llm = ScriptedChatModel(replies=[twice, twice, twice, act("FINISH"), "42"], temperature=0)
-    run = AutoGPT(llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.FINISH]
