@@ -26,7 +26,7 @@ from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_opti
 from .loop.loop_guard import LoopGuard
 from .loop.metering import Meter
 from .loop.referee import Referee
-from .loop.verify import answer_from_observations, usable_answer
+from .loop.verify import answer_from_observations, ungrounded_numbers, usable_answer
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt
 from .protocols import Turn, make_protocol
@@ -222,11 +222,14 @@ class AutoGPT(RunLifecycle):
     def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
         observation stands; else the finish prompt writes the best answer the tools' results allow (none without
-        a result)."""
+        a result), and the last good observation stands in for an answer stating a number no tool showed."""
         if result.stop_reason is StopReason.BUDGET:
             return answer_from_observations(result.steps)
         if any(step.kind is StepKind.ACTION and step.success for step in result.steps):
-            return self._write_answer(task, memory, result.steps, meter)
+            answer = self._write_answer(task, memory, result.steps, meter)
+            if ungrounded_numbers(answer, task, result.steps):  # no finish checked it: a number no tool showed
+                return answer_from_observations(result.steps)
+            return answer
         return ""  # no tool result to answer from: a small model would copy the finish prompt's own words
 
     def _write_answer(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,

@@ -287,3 +287,12 @@ def test_an_answer_copied_from_the_finish_prompts_own_words_gives_way_to_the_res
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
         name="multiply", args={"a": 6, "b": 7})), "42")
     assert usable_answer("The product is 42.", [step], scaffold="The product is") == "The product is 42."
+
+
+def test_an_unfinished_runs_answer_stating_a_number_no_tool_showed_gives_way_to_the_result() -> None:
+    llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "The result is 90,592."])
+    result = AutoGPT(llm=llm, tools=[multiply], max_thought_steps=1).execute("What is 1234 times 5678?")
+    assert result.stop_reason is StopReason.MAX_STEPS and result.answer == "7006652"
+    llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "It is 7,006,652."])
+    assert AutoGPT(llm=llm, tools=[multiply], max_thought_steps=1).execute("1234 times 5678?").answer == \
+        "It is 7,006,652."
