@@ -66,6 +66,20 @@ def test_write_then_read(tools: dict[str, BaseTool], workspace: Path) -> None:
     assert fenced_body(tools["read_file"].invoke({"path": "./notes/../notes/today.txt"})) == "replaced"
 
 
+def test_a_file_that_was_there_is_replaced_only_once_read(tools: dict[str, BaseTool], workspace: Path) -> None:
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "draft.txt").write_text("my draft\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"'draft.txt' already exists and this run has not read it.*move_file"):
+        tools["write_file"].invoke({"path": "draft.txt", "content": "final.txt"})  # a small model's "rename"
+    assert (workspace / "draft.txt").read_text(encoding="utf-8") == "my draft\n"
+    tools["read_file"].invoke({"path": "./draft.txt"})
+    tools["write_file"].invoke({"path": "draft.txt", "content": "v2"})
+    assert (workspace / "draft.txt").read_text(encoding="utf-8") == "v2"
+    tools["write_file"].invoke({"path": "new.txt", "content": "1"})
+    tools["write_file"].invoke({"path": "new.txt", "content": "2"})  # the run's own file
+    assert (workspace / "new.txt").read_text(encoding="utf-8") == "2"
+
+
 def test_read_reports_missing_empty_and_directories(tools: dict[str, BaseTool], workspace: Path) -> None:
     with pytest.raises(ValueError, match=re.escape("'nope.txt' does not exist")):
         tools["read_file"].invoke({"path": "nope.txt"})

@@ -42,6 +42,7 @@ def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
 def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[BaseTool]:
     """The file tools, every path confined to the workspace directory (created on first use)."""
     space = Workspace(workspace)
+    known: set[Path] = set()  # the files this run read or wrote: write_file may replace those
 
     @tool(parse_docstring=True)
     def read_file(path: str) -> str:
@@ -51,11 +52,15 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             path: File path relative to the workspace.
         """
         with os_errors("read", path):
-            return read_quoted(space, existing_file(space, path), path, max_read_chars)
+            location = existing_file(space, path)
+            quoted = read_quoted(space, location, path, max_read_chars)
+        known.add(space.resolve(path))
+        return quoted
 
     @tool(parse_docstring=True)
     def write_file(path: str, content: str) -> str:
-        """Write text to a file in the workspace, replacing it if it exists; creates missing folders.
+        """Write text to a file in the workspace (creates missing folders); a file that exists is replaced only
+        once it was read.
 
         Args:
             path: File path relative to the workspace.
@@ -65,11 +70,16 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             location = space.resolve(path)
             if location.is_dir():
                 raise ValueError(f"{path!r} is a directory, not a file")
+            existed = location.is_file() and location not in known
             data = content.encode("utf-8")
             make_parents(space, location, path)
             with opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
+                if existed:  # after the link checks: what was there, and how it is refused, comes first
+                    raise ValueError(f"{path!r} already exists and this run has not read it, so it is not "
+                                     "replaced; to rename or move it, use move_file; to replace it, read it first")
                 handle.truncate(0)  # only now: a hard-linked file was refused before anything changed
                 handle.write(data)
+            known.add(location)
         return f"Wrote {len(content):,} character{'' if len(content) == 1 else 's'} to {space.show(location)}."
 
     @tool(parse_docstring=True)
