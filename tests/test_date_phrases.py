@@ -19,6 +19,10 @@ def resolve(expression: str) -> str:
 
 ENGLISH = [
     ("10 days from today", "2024-05-25 (Saturday)"),
+    ("in 10 days from today", "2024-05-25 (Saturday)"),  # a count from today said twice, as models write it
+    ("today + 10 days", "2024-05-25 (Saturday)"),
+    ("today plus ten days", "2024-05-25 (Saturday)"),
+    ("today - 3 days", "2024-05-12 (Sunday)"),
     ("in 3 days", "2024-05-18T10:00 (Saturday)"),
     ("3 days ago", "2024-05-12T10:00 (Sunday)"),
     ("the day after tomorrow", "2024-05-17 (Friday)"),

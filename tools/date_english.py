@@ -46,6 +46,10 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
     (re.compile(r"\b(\d+) years?\b"), _years_as_months),
     (re.compile(rf"\b{_MONTH_WORD} {_ORDINAL},? (?P<year>(?:19|20)\d\d)\b"), _iso_date),
     (re.compile(rf"\b{_ORDINAL} (?:of )?{_MONTH_WORD},? (?P<year>(?:19|20)\d\d)\b"), _iso_date),
+    # "in 10 days from today", "today + 10 days", "now plus 2 weeks": a count from today, said twice or as a sum
+    (re.compile(rf"\bin (\d+ {_UNIT_WORDS}) (from|after) (today|now)\b"), r"\1 \2 \3"),
+    (re.compile(rf"\b(today|now) ?(?:\+|plus) ?(\d+ {_UNIT_WORDS})\b"), r"\2 from \1"),
+    (re.compile(rf"\b(today|now) ?(?:-|minus) ?(\d+ {_UNIT_WORDS})\b"), r"\2 before \1"),
     (re.compile(r"\bthis (morning|afternoon|evening|night)\b"), r"today \1"),
     (re.compile(r"\bthis coming\b"), "this"),
     (re.compile(r"\b(\d{1,2}(?::\d\d)?) (?:o'clock )?in the morning\b"), r"\1am"),
