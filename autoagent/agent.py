@@ -25,7 +25,7 @@ from .loop.context import fit_turn, prompt_limit
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard
 from .loop.metering import Meter
-from .loop.referee import Referee
+from .loop.referee import Lead, Referee
 from .loop.verify import answer_from_observations, ungrounded_numbers, usable_answer
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt
@@ -125,7 +125,7 @@ class AutoGPT(RunLifecycle):
             step_started = time.monotonic()
             turn = Turn(task, long_term, memory, rethink, referee.pending(task, result.steps))
             messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
-            model = self._model_for(result.steps, failures, referee.thought_start(turn, result.steps))
+            model = self._model_for(result.steps, failures, referee.lead(turn, result.steps))
             reply, tokens = meter.call(model, messages, self.reply_caps.step)
             draft = partial(self._write_answer, task, memory, result.steps, meter, reply)
             outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
@@ -152,11 +152,11 @@ class AutoGPT(RunLifecycle):
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
-    def _model_for(self, steps: Sequence[Step], failures: int, thought_start: str) -> Runnable[Any, BaseMessage]:
-        """The model as this step calls it, where the backend can be held: led to the task's next part (a tool
-        call whose thought begins with `thought_start`), or to a tool call right after a finish was sent back, or
-        to the reply format after an unreadable reply; else as the protocol binds it."""
-        guided = self.protocol.guided_model(self.llm, thought_start) if thought_start else None
+    def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
+        """The model as this step calls it, where the backend can be held: led to the task's next part (see
+        `Referee.lead`), or to a tool call right after a finish was sent back, or to the reply format after an
+        unreadable reply; else as the protocol binds it."""
+        guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid) if lead else None
         if guided is not None:
             return guided
         last = steps[-1] if steps else None

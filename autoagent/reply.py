@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import json_repair
@@ -11,11 +11,11 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.output_parsers import BaseOutputParser
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
+from .action_schema import FINISH, action_schema, guided_schema
 from .errors import PromptTemplateError
 from .prompts import PromptTemplateBuilder, english_prompts
 from .transcripts.redact import encodable
 
-FINISH = "FINISH"
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
 
 
@@ -93,45 +93,6 @@ class ThoughtAndAction(BaseModel):
     def is_finish(self) -> bool:
         """True when the action is FINISH (any letter case)."""
         return self.action.name.strip().upper() == FINISH
-
-
-def literal_pattern(text: str) -> str:
-    """`text` as a regular expression matching itself, in the subset llama.cpp's schema converter reads (each
-    special character in a class of its own)."""
-    special, escaped = ".^$*+?()[]{}|\\", "^]\\"
-    return "".join(("[\\" + char + "]" if char in escaped else "[" + char + "]") if char in special else char
-                   for char in text)
-
-
-def action_schema(tools: Mapping[str, dict[str, Any]], finish: bool = True) -> dict[str, Any]:
-    """An action that is one of `tools` (name: its argument schema) with arguments of that schema, or FINISH
-    unless `finish` is False."""
-    choices = dict(tools)
-    if finish:
-        choices[FINISH] = {"type": "object", "properties": {}, "additionalProperties": False}
-    return {"anyOf": [_one_action(name, args) for name, args in choices.items()]}
-
-
-def _one_action(name: str, args: dict[str, Any]) -> dict[str, Any]:
-    """The action calling `name`: its arguments exactly as the tool declares them (any object for a schema with
-    references, which a nested grammar can't resolve)."""
-    if "$ref" in json.dumps(args) or args.get("type", "object") != "object":
-        arguments: dict[str, Any] = {"type": "object"}
-    else:
-        properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
-        arguments = {"type": "object", "properties": properties, "required": list(args.get("required", [])),
-                     "additionalProperties": False}
-    return {"type": "object", "properties": {"name": {"const": name}, "args": arguments},
-            "required": ["name", "args"], "additionalProperties": False}
-
-
-def _plain(schema: Any) -> Any:
-    """A property schema without the keys a grammar does not use (titles, descriptions, defaults)."""
-    if isinstance(schema, dict):
-        return {key: _plain(value) for key, value in schema.items() if key not in ("title", "description", "default")}
-    if isinstance(schema, list):
-        return [_plain(item) for item in schema]
-    return schema
 
 
 def _example(model: type[BaseModel]) -> dict[str, Any]:
@@ -222,20 +183,21 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
             raise ReplyParseError("reply_invalid", text, problems=describe_validation_error(err)) from err
 
     def json_schema(
-        self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True, thought_start: str = ""
+        self, tools: Mapping[str, dict[str, Any]] | None = None, finish: bool = True, thought_start: str = "",
+        takes: Sequence[str] = (),
     ) -> dict[str, Any]:
         """The reply's JSON schema, from the models, for constrained decoding. A compact thought is bounded so a
-        rambling model still reaches its action, and begins with `thought_start` when given; with `tools` (name:
-        argument schema) the action is one of them, with its own arguments, or FINISH (unless `finish` is False)."""
+        rambling model still reaches its action; with `tools` (name: argument schema) the action is one of them,
+        with its own arguments, or FINISH (unless `finish` is False). With `thought_start` too (compact thoughts
+        only), a tool call led to the task's next part: see `guided_schema`."""
         if not self.compact and tools is None:
             return ThoughtAndAction.model_json_schema(mode="serialization")
+        if thought_start and self.compact and tools is not None:
+            return guided_schema(tools, thought_start, takes, COMPACT_THOUGHT_CHARS)
         thought: dict[str, Any] = (
             {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS} if self.compact
             else Thought.model_json_schema(mode="serialization")
         )
-        if thought_start and self.compact:
-            rest = COMPACT_THOUGHT_CHARS - len(thought_start)
-            thought = {"type": "string", "pattern": f'^{literal_pattern(thought_start)}[^"\\\\\\n]{{0,{rest}}}$'}
         action = Action.model_json_schema(mode="serialization") if tools is None else action_schema(tools, finish)
         return {"type": "object", "properties": {"thought": thought, "action": action},
                 "required": ["thought", "action"]}

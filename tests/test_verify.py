@@ -16,6 +16,7 @@ from autoagent.loop.verify import (
     clause_of,
     is_format_json,
     mentions,
+    next_clause,
     unused_mentions,
     usable_answer,
 )
@@ -139,12 +140,16 @@ def test_a_finish_that_leaves_a_given_number_or_file_unused_is_sent_back_once(tm
     assert (tmp_path / "result.txt").read_text() == "4140" and result.finished
 
 
-def test_mentions_are_the_numbers_and_file_names_a_task_gives() -> None:
+def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15", "2480"]
     assert mentions("10天后是几月几号") == ["10"]
     assert mentions("and doubled?\n\n(Earlier in this conversation: What is 6*7? 42)") == []
     assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
+    assert mentions("What day of the week will it be Tomorrow?") == ["Tomorrow"]
+    assert mentions("明天下午3点开会") == ["明天", "3"]
+    assert mentions("What is today's date? And the time now?") == []  # today needs no argument of any tool
+    assert mentions("Is tomorrowland open?") == []
 
 
 def test_after_a_finish_is_sent_back_the_next_reply_is_held_to_a_tool_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -262,9 +267,50 @@ def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypa
     monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
     agent = AutoGPT(llm=llm, tools=[multiply], compact_thoughts=True)
     agent.execute("Multiply 6 by 7, then add 5 to the product.")
-    patterns = [str(schema["properties"]["thought"].get("pattern", "")) for schema in held]  # type: ignore[index]
-    led = [pattern.replace("[.]", ".") for pattern in patterns if pattern]
-    assert led and led[0].startswith("^The result so far is 42; next I must add 5 to the product, so I call")
+    led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
+    assert len(led) == 1  # one reply led to: the thought names multiply, the one tool that can take the 5
+    thought = str(led[0]["properties"]["thought"]["pattern"]).replace("[.]", ".")
+    assert thought.startswith("^The result so far is 42; next I must add 5 to the product, so I call (the )?multiply")
+    args = led[0]["properties"]["action"]["properties"]["args"]["anyOf"]
+    assert next(choice["properties"]["a"] for choice in args) == {"type": "integer", "enum": [5, 42]}
+
+
+def test_after_a_repeat_the_run_is_led_to_the_part_that_follows_by_another_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
+    read = act("read_file", path="numbers.txt")
+    replies = [read, read, act("add_up", numbers="12 30 58"), act("FINISH"), "The sum is 100."]
+    llm = ScriptedChatModel(replies=replies)
+    held: list[dict[str, object]] = []
+
+    @tool
+    def add_up(numbers: str) -> str:
+        """Add up the numbers in a text."""
+        return str(sum(int(number) for number in numbers.split()))
+
+    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
+        held.append(schema)
+        return RunnableLambda(lambda messages: llm.invoke(messages))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    agent = AutoGPT(llm=llm, tools=[*file_tools(tmp_path), add_up], compact_thoughts=True)
+    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+    assert result.finished and result.answer == "The sum is 100."
+    led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
+    named = {reply["properties"]["action"]["properties"]["name"]["const"] for reply in led}
+    assert named and "read_file" not in named and "add_up" in named  # not the tool it just repeated
+    thought = str(led[0]["properties"]["thought"]["pattern"]).replace("[.]", ".")
+    assert thought.startswith("^From the results above, next I must tell me the sum of the numbers in it, so I call")
+
+
+def test_the_next_clause_follows_the_parts_done() -> None:
+    read = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="read_file", args={"path": "data.txt"})), "5", success=True)
+    assert next_clause("读取文件 data.txt，告诉我里面所有数字的和。", [read]) == "告诉我里面所有数字的和"
+    assert next_clause("Read data.txt and tell me the sum.", [read]) == "tell me the sum"
+    assert next_clause("Summarise data.txt.", [read]) == ""  # nothing follows
+    assert next_clause("Read other.txt and tell me the sum.", [read]) == ""  # no part is done
 
 
 def test_an_answer_copying_a_fences_note_gives_way_to_what_the_fence_quotes(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
@@ -13,6 +15,7 @@ from .verify import (
     answer_from_observations,
     claimed_calculation,
     clause_of,
+    next_clause,
     object_to_answer,
     object_to_finish,
     object_to_rewrite,
@@ -21,6 +24,16 @@ from .verify import (
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
+
+
+@dataclass(frozen=True)
+class Lead:
+    """How a step of a task in parts is led: its thought's start, and what its call takes (one of them)."""
+
+    thought_start: str
+    takes: tuple[str, ...]
+    avoid: str = ""  # a tool the step may not call: the one it just repeated
 
 
 class Referee:
@@ -36,13 +49,30 @@ class Referee:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
         return pending_mentions(task, steps)
 
-    def thought_start(self, turn: Turn, steps: Sequence[Step]) -> str:
-        """How the next thought begins when the task still gives something to use: from the last result to what
-        is left, so a small model does the next part instead of repeating the last one; empty when not leading."""
-        if not turn.pending or turn.rethink or self.guided >= MAX_GUIDED_STEPS:
-            return ""
+    def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
+        """Where the next step is led, so a small model does the next part of the task instead of repeating the
+        last one: when the task still gives something to use, its thought goes from the last result to the part
+        that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
+        the part of the task that follows the parts done, by another tool. None when not leading."""
+        if self.guided >= MAX_GUIDED_STEPS:
+            return None
+        if turn.rethink:
+            clause = next_clause(turn.task, steps) if not turn.pending else ""
+            repeated = steps[-1].action.name if steps and steps[-1].action is not None else ""
+            if not clause or not repeated:
+                return None
+            self.guided += 1
+            return Lead(self._thought(clause, steps), (), avoid=repeated)
+        if not turn.pending:
+            return None
         self.guided += 1
         clause = clause_of(turn.task, turn.pending[0])  # the words of the part to do, not only its number
+        last = answer_from_observations(steps)
+        builds_on = _NUMBER.fullmatch(turn.pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
+        return Lead(self._thought(clause, steps), (turn.pending[0], last) if builds_on else (turn.pending[0],))
+
+    def _thought(self, clause: str, steps: Sequence[Step]) -> str:
+        """A led thought's start: the last result when it is short and plain, then the part of the task to do."""
         last = answer_from_observations(steps)
         if len(last) <= PLAIN_RESULT_CHARS and not any(char in last for char in '"\\\n'):
             return self.prompts.render("pending_thought", result=last, clause=clause).strip()

@@ -19,6 +19,8 @@ FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer ho
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
+# A day named from today, which a date tool must take: today itself needs no argument ("what is today's date").
+_RELATIVE_DAY = re.compile(r"\b(?:tomorrow|yesterday)\b|大后天|后天|明天|昨天|前天", re.I)
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
@@ -75,10 +77,11 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
 
 
 def mentions(task: str) -> list[str]:
-    """The numbers and file names a task's request gives (its first paragraph: what follows may be context, such
-    as the REPL's earlier exchanges), in order, each once."""
+    """The numbers, file names and days counted from today ("tomorrow") a task's request gives (its first
+    paragraph: what follows may be context, such as the REPL's earlier exchanges), in order, each once."""
     request = task.strip().split("\n\n")[0]
-    return list(dict.fromkeys(match.group(0) for match in _MENTION.finditer(request)))
+    found = sorted([*_MENTION.finditer(request), *_RELATIVE_DAY.finditer(request)], key=lambda match: match.start())
+    return list(dict.fromkeys(match.group(0) for match in found))
 
 
 def pending_mentions(task: str, steps: Sequence[Step]) -> tuple[str, ...]:
@@ -103,9 +106,26 @@ def clause_of(task: str, item: str) -> str:
     request = task.strip().split("\n\n")[0]
     parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
     given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item)}(?![A-Za-z0-9_])")
-    clause = next((part for part in parts if given.search(part)), request)
+    return _quotable(next((part for part in parts if given.search(part)), request))
+
+
+def _quotable(clause: str) -> str:
+    """A part of a request as a one-line thought quotes it: no quotes or line breaks, bounded, lower case first."""
     clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS]
     return clause[:1].lower() + clause[1:] if clause[:2].isascii() and not clause[1:2].isupper() else clause
+
+
+def next_clause(task: str, steps: Sequence[Step]) -> str:
+    """The part of the task's request that follows the last part a successful action took something from ("Read
+    numbers.txt and tell me the sum" gives "tell me the sum" once numbers.txt was read), as `clause_of` writes it;
+    empty when no part follows."""
+    request = task.strip().split("\n\n")[0]
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
+    used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
+    done = [index for index, part in enumerate(parts) if any(item in part for item in used)]
+    if not done or done[-1] + 1 >= len(parts):
+        return ""
+    return _quotable(parts[done[-1] + 1])
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:

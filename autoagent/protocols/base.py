@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -51,9 +52,12 @@ class Protocol(ABC):
         no such thing."""
         return None
 
-    def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:
+    def guided_model(
+        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = ""
+    ) -> Runnable[Any, BaseMessage] | None:
         """The model held to a tool call whose thought begins with `thought_start` (a task in parts, led to its
-        next part); None where the model or the protocol offers no such thing."""
+        next part), whose arguments take one of `takes` (what that part gives, the result so far) where a tool
+        can, and whose tool is not `avoid`; None where the model or the protocol offers no such thing."""
         return None
 
     def fixed_tokens(self) -> int:

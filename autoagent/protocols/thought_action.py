@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -47,13 +48,17 @@ class ThoughtActionProtocol(TextProtocol):
         tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
         return bind_json_schema(llm, self.parser.json_schema(tools, finish))
 
-    def guided_model(self, llm: BaseChatModel, thought_start: str) -> Runnable[Any, BaseMessage] | None:
-        """The model held to a tool call (no FINISH) whose one-sentence thought begins with `thought_start`, where
-        the backend offers constrained decoding and thoughts are compact; else None."""
-        if not self.parser.compact:
+    def guided_model(
+        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = ""
+    ) -> Runnable[Any, BaseMessage] | None:
+        """The model held to a tool call (no FINISH, not of `avoid`) whose one-sentence thought begins with
+        `thought_start` and names the tool, and whose arguments take one of `takes`, where the backend offers
+        constrained decoding and thoughts are compact; else None."""
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools if name != avoid}
+        if not self.parser.compact or not tools:
             return None
-        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools}
-        return bind_json_schema(llm, self.parser.json_schema(tools, finish=False, thought_start=thought_start))
+        schema = self.parser.json_schema(tools, finish=False, thought_start=thought_start, takes=takes)
+        return bind_json_schema(llm, schema)
 
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """Parse the Thought/Action object."""

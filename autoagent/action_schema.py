@@ -1,0 +1,152 @@
+"""The JSON schema of an action, for constrained decoding: one of the tools with its own arguments, or FINISH; and,
+for a task led to its next part, a call that takes the value that part gives."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+FINISH = "FINISH"
+# An argument named like one of these holds a file, folder or web address; any other string argument a value.
+_PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link", re.I)
+_FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
+_TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, backslash or line break
+_PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
+_EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_ARTICLE = "the"  # "so I call the calculator": a led thought may name its tool as people write it
+HELD_CHARS = 80  # what a held argument may hold around the number it takes
+
+
+def literal_pattern(text: str) -> str:
+    """`text` as a regular expression matching itself, in the subset llama.cpp's schema converter reads (each
+    special character in a class of its own)."""
+    special, escaped = ".^$*+?()[]{}|\\", "^]\\"
+    return "".join(("[\\" + char + "]" if char in escaped else "[" + char + "]") if char in special else char
+                   for char in text)
+
+
+def action_schema(
+    tools: Mapping[str, dict[str, Any]], finish: bool = True, takes: Sequence[str] = ()
+) -> dict[str, Any]:
+    """An action that is one of `tools` (name: its argument schema) with arguments of that schema, or FINISH
+    unless `finish` is False. With `takes` (what the task's next part gives, and the result so far), only a call
+    with one of them in its arguments: a task in parts is led on, not back to the call before. Where no tool can
+    take any of them, any call."""
+    choices = dict(tools)
+    if finish:
+        choices[FINISH] = {"type": "object", "properties": {}, "additionalProperties": False}
+    return {"anyOf": list(_actions(choices, takes).values())}
+
+
+def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes: Sequence[str],
+                  thought_chars: int) -> dict[str, Any]:
+    """A reply whose thought begins with `thought_start` ("... next I must divide that amount by 4, so I call")
+    and goes on with the name of the tool it calls, then that call (taking one of `takes`, see `action_schema`):
+    the model names the tool right after the words of the part to do, where it chooses best."""
+    joiner = " " if thought_start[-1:].isascii() else ""
+    replies = []
+    for name, action in _actions(tools, takes).items():
+        start, article = literal_pattern(f"{thought_start}{joiner}"), literal_pattern(f"{_ARTICLE} ") if joiner else ""
+        rest = max(thought_chars - len(thought_start) - len(name) - len(_ARTICLE) - 2, 0)
+        thought = {"type": "string", "pattern": f"^{start}({article})?{literal_pattern(name)}{_TEXT}{{0,{rest}}}$"}
+        replies.append({"type": "object", "properties": {"thought": thought, "action": action},
+                        "required": ["thought", "action"]})
+    return {"anyOf": replies}
+
+
+def _actions(tools: Mapping[str, dict[str, Any]], takes: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each tool's action schema, by name: only the tools that can take one of `takes`, held to take it, where
+    any can."""
+    held = {name: one for name, args in tools.items() if (one := _action_taking(name, args, takes)) is not None}
+    return held or {name: _one_action(name, args) for name, args in tools.items()}
+
+
+def _one_action(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The action calling `name`: its arguments exactly as the tool declares them (any object for a schema with
+    references, which a nested grammar can't resolve)."""
+    if not _plainly_typed(args):
+        arguments: dict[str, Any] = {"type": "object"}
+    else:
+        properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
+        arguments = {"type": "object", "properties": properties, "required": list(args.get("required", [])),
+                     "additionalProperties": False}
+    return _named(name, arguments)
+
+
+def _action_taking(name: str, args: dict[str, Any], takes: Sequence[str]) -> dict[str, Any] | None:
+    """The action calling `name` with one of `takes` in one of the arguments it requires (its inputs; each that
+    can hold one is a choice), or None when none can: a file name goes in a path-like string argument; a number
+    or a word goes in any other string argument (within an expression or a text), a number also as the value of
+    a numeric one, of a tool that needs no path or address."""
+    if not _plainly_typed(args):
+        return None
+    properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
+    required = args.get("required", [])
+    files = [item for item in takes if _FILE_NAME.fullmatch(item)]
+    # a value to work with (a number, a word such as "tomorrow") goes to a tool that works from values, not to one
+    # that reads or writes a place
+    values = [] if any(_PATH_ARG.search(key) for key in required) else [item for item in takes if item not in files]
+    choices = []
+    for key in required:
+        held = _holding(key, properties.get(key), files, values)
+        if held is not None:
+            choices.append({"type": "object", "properties": {**properties, key: held}, "required": required,
+                            "additionalProperties": False})
+    if not choices:
+        return None
+    return _named(name, choices[0] if len(choices) == 1 else {"anyOf": choices})
+
+
+def _holding(key: str, schema: Any, files: list[str], values: list[str]) -> dict[str, Any] | None:
+    """The schema of argument `key` held to take one of `files` or `values`, or None when it can't."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    numbers = [item for item in values if _NUMBER.fullmatch(item)]
+    if kind == "string" and _PATH_ARG.search(key):
+        if not files:
+            return None
+        names = "|".join(literal_pattern(item) for item in files)  # the name itself, or at the end of a path
+        return {"type": "string", "pattern": f"^({_TEXT}*[/])?({names})$"}
+    if kind == "string" and values:
+        # in a plain value (no braces, where a model that can't close the string would spill the reply format): a
+        # number standing alone, not a part of a longer one ("4" is in "710 / 4", not in "74" or "4.5"); a word
+        # anywhere, its first letter in either case
+        around = f"{_PLAIN}{{0,{HELD_CHARS}}}"
+        forms = [f"({around}{_EDGE})?{literal_pattern(item)}({_EDGE}{around})?" if item in numbers
+                 else f"{around}{_either_case(item)}{around}" for item in values]
+        return {"type": "string", "pattern": f"^({'|'.join(forms)})$"}
+    if kind in ("integer", "number") and numbers:
+        fitting = [int(number) if kind == "integer" else number for number in map(float, numbers)
+                   if kind == "number" or number.is_integer()]
+        return {"type": kind, "enum": fitting} if fitting else None
+    return None
+
+
+def _either_case(word: str) -> str:
+    """`word` as a pattern whose first letter may be a capital ("[tT]omorrow")."""
+    first = word[:1]
+    if first.lower() == first.upper():
+        return literal_pattern(word)
+    return f"[{first.lower()}{first.upper()}]{literal_pattern(word[1:])}"
+
+
+def _named(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The action object: this tool's name and these arguments."""
+    return {"type": "object", "properties": {"name": {"const": name}, "args": arguments},
+            "required": ["name", "args"], "additionalProperties": False}
+
+
+def _plainly_typed(args: dict[str, Any]) -> bool:
+    """True when an argument schema is an object without references (a nested grammar can't resolve those)."""
+    return "$ref" not in json.dumps(args) and args.get("type", "object") == "object"
+
+
+def _plain(schema: Any) -> Any:
+    """A property schema without the keys a grammar does not use (titles, descriptions, defaults)."""
+    if isinstance(schema, dict):
+        return {key: _plain(value) for key, value in schema.items() if key not in ("title", "description", "default")}
+    if isinstance(schema, list):
+        return [_plain(item) for item in schema]
+    return schema
