@@ -9,6 +9,7 @@ import shlex
 import click
 
 from .api_keys import load_settings_files
+from .commands.batch import batch
 from .commands.doctor import doctor
 from .commands.help import describe, help_command
 from .commands.memory import memory
@@ -153,6 +154,7 @@ cli.add_command(run)
 cli.add_command(memory)
 cli.add_command(runs)
 cli.add_command(doctor)
+cli.add_command(batch)
 cli.add_command(help_command)
 
 
