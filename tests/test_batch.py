@@ -147,3 +147,59 @@ def test_two_workers_give_the_results_of_one(tmp_path: Path) -> None:
     assert stable(first) == stable(second) and len(first) == 6
     assert {record["answer"] for record in first} == {str(index + index * 7 + 3) for index in range(6)}
     assert len({record["workspace"] for record in first + second}) == 12  # a folder per results file and task
+
+
+def test_a_batch_killed_with_sigkill_reruns_only_the_missing_tasks(tmp_path: Path) -> None:
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from .batch_fakes import prompt_of
+    from .fake_openai import Hold
+
+    holding = threading.Event()
+    holding.set()
+    holds: list[Hold] = []
+
+    def hold(a: int, b: int) -> Hold | None:
+        if a < 6 or not holding.is_set():
+            return None
+        holds.append(Hold())
+        return holds[-1]
+
+    out = tmp_path / "out.jsonl"
+    ids = write_sums(tmp_path / "tasks.jsonl", 10)
+    with FakeOpenAI(responder=adder(hold)) as server:
+        command = [sys.executable, "-m", "autoagent", "batch", str(tmp_path / "tasks.jsonl"), "--out", str(out),
+                   "--workers", "2", "--model", "openai:fake", "--base-url", server.base_url, "--no-memory"]
+        repo = Path(__file__).resolve().parent.parent
+        first = subprocess.Popen(command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while (len(holds) < 2 or not out.exists() or len(read_lines(out)) < 6) and first.poll() is None:
+                assert time.monotonic() < deadline, "the batch never reached its held tasks"
+                time.sleep(0.05)
+            first.kill()  # kill -9 of the batch itself, mid-batch: two tasks running, two queued
+            first.wait(timeout=30)
+            assert first.returncode == -signal.SIGKILL
+            before = read_lines(out)
+            assert sorted(record["id"] for record in before) == ids[:6]
+            holding.clear()
+            server.release()  # the orphaned workers' runs end; their results died with the batch
+            seen = len(server.chat_requests)
+            rerun = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=180)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(first.pid, signal.SIGKILL)  # the first batch's orphaned workers, should any remain
+        later = [prompt_of(request.body) for request in server.chat_requests[seen:]]
+
+    assert rerun.returncode == codes.OK, rerun.stderr
+    after = read_lines(out)
+    assert sorted(record["id"] for record in after) == ids  # each task once
+    assert "batch: 4 of 4 tasks ran · 4 finished · 6 already done" in rerun.stderr
+    assert all(f"What is {index} +" not in prompt for prompt in later for index in range(6))
