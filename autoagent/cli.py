@@ -15,6 +15,7 @@ from .commands.help import describe, help_command
 from .commands.memory import memory
 from .commands.run import EPILOG, run
 from .commands.runs import runs
+from .commands.serve import serve
 
 DEFAULT_COMMAND = "run"
 HELP_FLAGS = ("-h", "--help")
@@ -155,6 +156,7 @@ cli.add_command(memory)
 cli.add_command(runs)
 cli.add_command(doctor)
 cli.add_command(batch)
+cli.add_command(serve)
 cli.add_command(help_command)
 
 
