@@ -65,14 +65,16 @@ def test_a_task_runs_a_step_per_request_until_its_answer(backend: FakeBackend, i
 
 
 def test_an_action_waits_for_the_next_steps_answer(backend: FakeBackend) -> None:
-    backend.replies.extend([act("write_file", path="notes/a.txt", content="hello"), act("FINISH"), "wrote it"])
+    backend.replies.extend([act("write_file", "save the note", path="notes/a.txt", content="hello"), act("FINISH"),
+                            "wrote it"])
     http = client()
     task_id = http.post(TASKS, json={"input": "Write hello to notes/a.txt"}).json()["task_id"]
     workspace = http.app.state.service.workspace(task_id)  # type: ignore[attr-defined]
 
     asked = step(http, task_id)
     assert asked["status"] == "running" and asked["name"] == "approval: write_file" and not asked["is_last"]
-    assert "The agent wants to run write_file with" in asked["output"] and "y = yes" in asked["output"]
+    assert asked["output"].startswith("thought: save the note\nThe agent wants to run write_file with")
+    assert "y = yes" in asked["output"]
     assert asked["additional_output"]["awaiting_approval"]["tool"] == "write_file"
     assert not (workspace / "notes" / "a.txt").exists()  # no side effect without an approving step input
     again = step(http, task_id)  # no answer: asked again, and nothing runs

@@ -94,7 +94,8 @@ class TaskService:
                 raise TaskFinished(f"task {task_id} is finished: it has no next step")
             pause, answer = session.pause, (body.input or "").strip()
             if pause is not None and pause.kind == "approval" and not answer:  # asked again: nothing runs
-                return self._save(record, body, Pause("approval", tool=pause.tool, args=pause.args), 0.0, set())
+                again = Pause("approval", tool=pause.tool, args=pause.args, thought=pause.thought)
+                return self._save(record, body, again, 0.0, set())
             if pause is None:
                 session.driver = self._driver(record)
             driver = session.driver
@@ -197,9 +198,11 @@ def describe(pause: Pause, max_steps: int) -> dict[str, Any]:
     done = "\n".join(format_step(step, max_steps) for step in pause.steps)
     if pause.kind == "approval":
         question = ACTION_SHOWN.format(tool=pause.tool, args=show_args(pause.args)).strip()
+        question = f"thought: {pause.thought}\n{question}" if pause.thought else question
         return {"name": f"approval: {pause.tool}", "output": "\n".join(filter(None, [done, question,
                 QUESTION.format(tool=pause.tool)])), "is_last": False,
-                "additional_output": {"awaiting_approval": {"tool": pause.tool, "args": pause.args}, "steps": steps}}
+                "additional_output": {"awaiting_approval": {"tool": pause.tool, "args": pause.args,
+                                                            "thought": pause.thought}, "steps": steps}}
     if pause.kind == "step":
         last = pause.steps[-1] if pause.steps else None
         name = (last.action.name if last.action else last.kind.value) if last else "step"

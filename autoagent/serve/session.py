@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..events import RunObserver
+from ..reply import Action, ThoughtAndAction
 from ..steps import RunResult, Step
 from ..tool_use.approval import Approver, Verdict
 
@@ -29,6 +30,7 @@ class Pause:
     result: RunResult | None = None
     tool: str = ""
     args: dict[str, Any] = field(default_factory=dict)
+    thought: str = ""  # why the model chose the action that waits for approval
     error: str = ""  # the run could not start (no model, bad settings)
 
 
@@ -41,7 +43,7 @@ class RemoteApprover(Approver):
 
     def ask(self, tool_name: str, args: dict[str, Any]) -> Verdict:
         """Pause the run with the question; judge the answer like the terminal's (y, y -N, a, n, or feedback)."""
-        answer = self.driver.pause(Pause("approval", tool=tool_name, args=args)).strip()
+        answer = self.driver.pause(Pause("approval", tool=tool_name, args=args, thought=self.driver.thought)).strip()
         return self.judge(tool_name, answer)
 
 
@@ -57,6 +59,7 @@ class RunDriver(RunObserver):
         self._ended = False
         self.thread: threading.Thread | None = None
         self.waiting_for: Pause | None = None  # the pause the run is in now
+        self.thought = ""  # the thought behind the action about to run
 
     @property
     def alive(self) -> bool:
@@ -100,6 +103,9 @@ class RunDriver(RunObserver):
         if self._thought:
             self.pause(Pause("step"))
         self._thought = True
+
+    def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
+        self.thought = decision.thought.text if decision is not None else ""
 
     def on_step(self, step: Step) -> None:
         self._collected.append(step)
