@@ -177,3 +177,24 @@ def test_loopback_needs_no_token(host: str) -> None:
     from autoagent.commands.serve import is_loopback
 
     assert is_loopback(host) and not is_loopback("0.0.0.0") and not is_loopback("10.0.0.1")
+
+
+def test_tasks_on_a_remote_model_step_at_once() -> None:
+    from .batch_fakes import adder
+    from .fake_openai import FakeOpenAI, Hold
+
+    held = Hold()
+    with FakeOpenAI(responder=adder(lambda a, b: held if a == 1 else None)) as model:
+        http = client(Settings(model="openai:fake", base_url=model.base_url, use_memory=False))
+        slow = http.post(TASKS, json={"input": "What is 1 + 2?"}).json()["task_id"]
+        fast = http.post(TASKS, json={"input": "What is 3 + 4?"}).json()["task_id"]
+        results: list[dict[str, Any]] = []
+        worker = threading.Thread(target=lambda: results.append(step(http, slow)))
+        worker.start()
+        assert held.arrived.wait(30)
+        other = step(http, fast)  # while the first task's model call is held
+        assert other["name"] == "calculator" and "observation: 7" in other["output"] and not results
+        held.release()
+        worker.join(timeout=30)
+
+    assert "observation: 3" in results[0]["output"]
