@@ -203,3 +203,30 @@ def test_a_batch_killed_with_sigkill_reruns_only_the_missing_tasks(tmp_path: Pat
     assert sorted(record["id"] for record in after) == ids  # each task once
     assert "batch: 4 of 4 tasks ran · 4 finished · 6 already done" in rerun.stderr
     assert all(f"What is {index} +" not in prompt for prompt in later for index in range(6))
+
+
+def test_ctrl_c_stops_the_batch_and_a_rerun_continues(backend: FakeBackend, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import autoagent.batch.pool
+    from autoagent.batch.worker import run_job
+
+    backend.replies.extend(SUM)
+    ran: list[str] = []
+
+    def interrupted_second(job: object) -> dict[str, object]:
+        ran.append(job.id)  # type: ignore[attr-defined]
+        if len(ran) == 2:
+            raise KeyboardInterrupt
+        return run_job(job)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(autoagent.batch.pool, "run_job", interrupted_second)
+    write_products(tmp_path / "tasks.jsonl", 3)
+    code, err = batch(str(tmp_path / "tasks.jsonl"), "--out", str(tmp_path / "out.jsonl"))
+
+    assert code == codes.INTERRUPTED and ran == ["t00", "t01"]  # t02 never started
+    assert [record["id"] for record in read_lines(tmp_path / "out.jsonl")] == ["t00"]
+    assert "interrupted: the tasks still running were dropped" in err
+    monkeypatch.setattr(autoagent.batch.pool, "run_job", run_job)
+    code, _ = batch(str(tmp_path / "tasks.jsonl"), "--out", str(tmp_path / "out.jsonl"))
+    assert code == codes.OK and [record["id"] for record in read_lines(tmp_path / "out.jsonl")] == ["t00", "t01",
+                                                                                                  "t02"]

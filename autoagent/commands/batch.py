@@ -106,9 +106,9 @@ def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str |
     results = runner.results(jobs)
     try:
         for record in results:
-            if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted: it runs again on a re-run
+            if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted (Ctrl-C): the batch stops here
                 interrupted = True
-                continue
+                break
             writer.write(record)
             tally.add(record)
             progress.update(record)

@@ -97,6 +97,8 @@ class TaskService:
                 again = Pause("approval", tool=pause.tool, args=pause.args, thought=pause.thought)
                 return self._save(record, body, again, 0.0, set())
             if pause is None:
+                if session.driver is not None and session.driver.thread is not None:
+                    session.driver.thread.join(timeout=30)  # the run that just ended lets go of its transcript
                 session.driver = self._driver(record)
             driver = session.driver
             assert driver is not None
