@@ -198,3 +198,17 @@ def test_tasks_on_a_remote_model_step_at_once() -> None:
         worker.join(timeout=30)
 
     assert "observation: 3" in results[0]["output"]
+
+
+def test_a_stopped_task_continues_with_fresh_budgets(backend: FakeBackend) -> None:
+    backend.replies.extend([act("calculator", expression="6*7"), "about 42"])
+    http = client(Settings(model="openai:gpt-4o-mini", use_memory=False, max_steps=1))
+    task_id = http.post(TASKS, json={"input": "What is 6 * 7?"}).json()["task_id"]
+    stopped = step(http, task_id)
+    assert stopped["is_last"] and stopped["name"] == "stopped" and stopped["output"].startswith("stopped: the step")
+    assert stopped["additional_output"]["steps"][0]["observation"] == "42"  # the step and the end in one
+
+    backend.replies[:] = [act("FINISH"), "42"]  # the continued run's model
+    last = step(http, task_id)
+    assert last["is_last"] and last["output"] == "42"
+    assert last["additional_output"]["run"]["run_id"] == stopped["additional_output"]["run"]["run_id"]

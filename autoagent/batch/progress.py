@@ -90,7 +90,7 @@ class BatchProgress:
         if self.styled:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self._progress = Progress(TextColumn("batch"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            self._progress = Progress(BarColumn(bar_width=24), MofNCompleteColumn(), TimeElapsedColumn(),
                                       TextColumn("{task.description}"), console=self.console, transient=False)
             self._bar = self._progress.add_task(self._status(), total=tally.total)
             self._progress.start()
@@ -101,7 +101,7 @@ class BatchProgress:
 
     def _status(self) -> str:
         tally = self.tally
-        return f"finished {tally.finished} · failed {tally.failed} · running {self.running()} · {tally.spend()}"
+        return f"{tally.finished} finished · {tally.failed} failed · {self.running()} running · {tally.spend()}"
 
     def update(self, record: dict[str, Any]) -> None:
         """One task ended (its record is already counted in the tally)."""

@@ -21,7 +21,7 @@ EPILOG = f"""\b
 Each line of TASKS_FILE: {{"id": "t1", "task": "...", "settings": {{"max_steps": 5, "lang": "zh"}},
 "files": {{"data.csv": "..."}}}} (settings and files optional; files start the task's workspace).
 Per task: model, budgets, lang, protocol, mode and the like; permissions, --base-url and code to load
-are the command line's. Each task runs in $AUTOAGENT_HOME/batch/<out-name>/<id>/ with its transcript
+are the command line's. Each task runs in $AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript
 in $AUTOAGENT_HOME/runs/. Nobody is asked to approve: without --yes a side-effecting action is refused.
 Results: one JSON line per task, appended as it ends; a re-run skips every task with a result, except
 those that ended on an error. Exit codes: {codes.OK} every task finished; {codes.ERROR} a task ended on an
