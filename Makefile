@@ -26,6 +26,9 @@ $(STAMP): pyproject.toml
 		-w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"
 	$(BIN)/python -m pip install --progress-bar off $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
 	$(BIN)/python -m pip install --progress-bar off -e '.[local,dev]'
+	# The Agent Protocol's client package needs pydantic 1: its own venv, for tests/test_serve_client.py.
+	$(PYTHON) -m venv .venvs/ap-client
+	.venvs/ap-client/bin/python -m pip install --quiet --progress-bar off agent-protocol-client==1.1.0
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -48,4 +51,4 @@ bench-success: $(STAMP)
 	$(BIN)/python bench/success.py --results bench/RESULTS.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venvs build *.egg-info

@@ -9,11 +9,13 @@ import shlex
 import click
 
 from .api_keys import load_settings_files
+from .commands.batch import batch
 from .commands.doctor import doctor
 from .commands.help import describe, help_command
 from .commands.memory import memory
 from .commands.run import EPILOG, run
 from .commands.runs import runs
+from .commands.serve import serve
 
 DEFAULT_COMMAND = "run"
 HELP_FLAGS = ("-h", "--help")
@@ -153,6 +155,8 @@ cli.add_command(run)
 cli.add_command(memory)
 cli.add_command(runs)
 cli.add_command(doctor)
+cli.add_command(batch)
+cli.add_command(serve)
 cli.add_command(help_command)
 
 

@@ -1,8 +1,8 @@
-"""Task success of the agent on bench/tasks.py: each task run as the CLI runs it (`--yes --no-memory`), then
-the answer and the workspace checked.
+"""Task success of the agent on bench/tasks.py: the tasks run by `autoagent batch --yes --no-memory` (each in a
+fresh workspace, as the CLI runs it), then each answer and workspace checked.
 
 Run: .venv/bin/python bench/success.py [--configs json,tools,react,plan] [--model local] [--base-url URL]
-         [--tasks name,name] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
+         [--tasks name,name] [--workers N] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
 A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
 says finished but the check fails. Writes one JSON line per run and, with --results, the table into RESULTS.md.
 """
@@ -17,16 +17,14 @@ import platform
 import re
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tasks import TASKS, Task, prepare
+from tasks import TASKS, Task
 
-from autoagent import Settings, build_agent
 from autoagent.steps import StepKind
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
@@ -54,31 +52,47 @@ class Outcome:
         return self.finished and not self.success
 
 
-def run_task(task: Task, config: str, model: str, base_url: str | None, root: Path) -> Outcome:
-    """Run one task in a fresh workspace and check it."""
-    workspace = root / f"{config}-{task.name}"
-    prepare(task, workspace)
+def run_config(tasks: list[Task], config: str, model: str, base_url: str | None, workers: int) -> list[Outcome]:
+    """Run every task under one config through `autoagent batch` (the product's own path: a fresh workspace per
+    task, `--yes --no-memory`, the transcripts kept), then check each answer and workspace."""
+    from autoagent.cli import cli
+
     mode, protocol = ("plan", "json") if config == "plan" else ("loop", config)
-    settings = Settings(model=model, base_url=base_url, workspace=workspace, lang=task.lang, protocol=protocol,
-                        mode=mode, use_memory=False, yes=True)
-    agent = build_agent(settings)
-    started = time.monotonic()
-    try:
-        result = agent.execute(task.text)
-        answer, finished, reason = result.answer, result.finished, result.stop_reason.value
-        steps = result.steps
-    except Exception as err:  # a run that raises is a failure of the run, recorded as such
-        answer, finished, reason, steps = f"{type(err).__name__}: {err}", False, "error", []
-    seconds = time.monotonic() - started
-    problem = task.check(answer, workspace) or ""
+    folder = Path("bench/out")
+    folder.mkdir(parents=True, exist_ok=True)
+    tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
+    lines = [json.dumps({"id": task.name, "task": task.text, "files": task.files,
+                         "settings": {"lang": task.lang, "protocol": protocol, "mode": mode}}, ensure_ascii=False)
+             for task in tasks]
+    tasks_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
+    command = ["batch", str(tasks_file), "--out", str(results), "--model", model, "--yes", "--no-memory",
+               "--workers", str(workers), *(["--base-url", base_url] if base_url else [])]
+    cli.main(command, prog_name="autoagent", standalone_mode=False)  # in this process: --threads, --hybrid hold
+    records = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        records[record["id"]] = record
+    return [check(task, config, records[task.name]) for task in tasks if task.name in records]
+
+
+def check(task: Task, config: str, record: dict[str, object]) -> Outcome:
+    """One task's batch result, checked against its answer and workspace."""
+    from autoagent.transcripts.reader import load_transcript
+
+    answer, reason = str(record["answer"]), str(record["stop_reason"])
+    if reason == "error":
+        answer = str(record["stop_detail"])
+    steps = load_transcript(str(record["run_id"])).steps if record["run_id"] else []
+    problem = task.check(answer, Path(str(record["workspace"]))) or ""
     actions = [step.action.name if step.action else step.kind.value for step in steps]
     trace = [f"{step.kind.value} ({step.decision.thought.text[:100] if step.decision else ''!r}) "
              f"{step.action.name if step.action else ''} "
              f"{json.dumps(step.action.args, ensure_ascii=False)[:120] if step.action else step.reply[:120]!r} -> "
              f"{step.observation[:100]!r}" for step in steps]
-    return Outcome(config, task.name, not problem, finished, problem, reason,
+    return Outcome(config, task.name, not problem, bool(record["finished"]), problem, reason,
                    sum(1 for step in steps if step.kind is not StepKind.PARSE_ERROR) or len(steps),
-                   round(seconds, 2), actions, answer[:300], trace)
+                   round(float(str(record["seconds"])), 2), actions, answer[:300], trace)
 
 
 def summarise(outcomes: list[Outcome]) -> dict[str, float]:
@@ -167,6 +181,8 @@ def main() -> None:
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="tasks at once (autoagent batch --workers; --threads and --hybrid hold with 1 only)")
     parser.add_argument("--threads", type=int, default=0, help="llama.cpp threads for the embedded model (0: all)")
     parser.add_argument("--hybrid", action="store_true",
                         help="experiment: free first replies, constrained only after an unreadable one")
@@ -190,10 +206,10 @@ def main() -> None:
     by_config: dict[str, list[Outcome]] = {}
     started = time.time()
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp, args.out.open("a", encoding="utf-8") as out:
+    with args.out.open("a", encoding="utf-8") as out:
         for config in args.configs.split(","):
-            for task in tasks:
-                outcome = run_task(task, config, args.model, args.base_url, Path(tmp))
+            for outcome in run_config(tasks, config, args.model, args.base_url, args.workers):
+                task = next(task for task in tasks if task.name == outcome.task)
                 by_config.setdefault(config, []).append(outcome)
                 out.write(json.dumps(asdict(outcome), ensure_ascii=False) + "\n")
                 out.flush()
@@ -209,8 +225,8 @@ def main() -> None:
                    f"`{command}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime(started))} UTC, "
                    f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                    f"{args.threads or os.cpu_count()} llama.cpp threads, load {load:.1f} at "
-                   f"the start: {len(tasks)} tasks from `bench/tasks.py`, each run as `autoagent --yes --no-memory` "
-                   "runs it. False success: the run said finished but the check failed.\n\n"
+                   f"the start: {len(tasks)} tasks from `bench/tasks.py`, run by `autoagent batch --yes --no-memory`, "
+                   "each in a fresh workspace. False success: the run said finished but the check failed.\n\n"
                    f"{report}\n\nFailed tasks:\n\n{failures(by_config)}")
         write_results(args.results, section)
 

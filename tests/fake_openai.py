@@ -13,7 +13,7 @@ import math
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -83,12 +83,19 @@ class Request:
     received: float  # time.monotonic() on arrival
 
 
+Responder = Callable[[Any], "Item | str"]  # a chat request's JSON body -> its answer
+
+
 class FakeOpenAI:
     """Answers chat completions from a script in order; when it runs out, repeats the last item
-    (`when_done="repeat"`) or answers 500 (`"error"`). Serves /v1/models and /v1/embeddings too."""
+    (`when_done="repeat"`) or answers 500 (`"error"`). Serves /v1/models and /v1/embeddings too. With a
+    `responder`, each answer comes from the request itself instead (for several runs at once, whose requests
+    interleave)."""
 
-    def __init__(self, *items: Item | str, when_done: Literal["repeat", "error"] = "error") -> None:
+    def __init__(self, *items: Item | str, when_done: Literal["repeat", "error"] = "error",
+                 responder: Responder | None = None) -> None:
         self.when_done = when_done
+        self.responder = responder
         self.requests: list[Request] = []
         self._script: list[Item] = []
         self._served = 0
@@ -148,6 +155,14 @@ class FakeOpenAI:
 
     def _next_item(self, request: Request) -> Item:
         """Record a chat request and take its scripted answer."""
+        if self.responder is not None:
+            answer = self.responder(request.body)
+            item = Text(answer) if isinstance(answer, str) else answer
+            with self._lock:
+                self.requests.append(request)
+                if isinstance(item, Hold):
+                    self._holds.append(item)
+            return item
         with self._lock:
             self.requests.append(request)
             if self._served < len(self._script):

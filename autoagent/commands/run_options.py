@@ -108,3 +108,22 @@ def run_options(command: _F) -> _F:
     for option in reversed(_OPTIONS):
         command = option(command)
     return command
+
+
+RUN_ONLY = ("resume", "json_output", "verbose", "workspace")  # what steers one run, not an agent's settings
+
+
+def settings_options(command: _F) -> _F:
+    """Apply the options that fill Settings, for a command that runs many tasks (each in its own workspace)."""
+    for option in reversed(_OPTIONS):
+        if _option_name(option) not in RUN_ONLY:
+            command = option(command)
+    return command
+
+
+def _option_name(option: Callable[[_F], _F]) -> str:
+    """The parameter name a click.option decorator declares."""
+    def probe() -> None: ...
+
+    option(probe)  # type: ignore[arg-type]
+    return str(probe.__click_params__[0].name)  # type: ignore[attr-defined]

@@ -107,6 +107,11 @@ class Approver:
         if self._approvals_left > 0:
             self._approvals_left -= 1
             return ALLOWED
+        return self.ask(tool_name, args)
+
+    def ask(self, tool_name: str, args: dict[str, Any]) -> Verdict:
+        """The user's verdict on this action, asked now: on the terminal, refused when there is none (another
+        front end, such as `autoagent serve`, asks its own way and judges the answer with `judge`)."""
         stream = self._input if self._input is not None else sys.stdin
         if not _is_terminal(stream):
             return NO_TERMINAL
@@ -132,9 +137,9 @@ class Approver:
             if answer.lower() in _VIEW:
                 output.write(WHOLE_SHOWN.format(tool=escape_controls(tool_name), args=whole))
             elif answer:
-                return self._judge(tool_name, answer)
+                return self.judge(tool_name, answer)
 
-    def _judge(self, tool_name: str, answer: str) -> Verdict:
+    def judge(self, tool_name: str, answer: str) -> Verdict:
         """The verdict one answer gives, remembering `y -N` and `a` for the actions to come."""
         word = answer.lower()
         if word in _YES:

@@ -1,0 +1,69 @@
+"""The results file of a batch: one JSON line per task that ran, appended and synced as each finishes, so a killed
+batch loses at most the tasks that were running; a re-run reads it to skip the tasks already done."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import ConfigurationError
+
+RETRIED = ("error",)  # a task that ended on an error (a server down, a missing key) runs again on a re-run
+
+
+def result_done(record: dict[str, Any]) -> bool:
+    """Whether a result line settles its task: any outcome but an error."""
+    return record.get("stop_reason") not in RETRIED
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """The result lines already in `path` (none when it does not exist); a line torn by a killed batch is skipped."""
+    if not path.exists():
+        return []
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as err:
+        raise ConfigurationError(f"the results file {path} cannot be read: {err}") from None
+    records = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            records.append(record)
+    return records
+
+
+def done_ids(records: list[dict[str, Any]]) -> set[str]:
+    """The ids a re-run skips: each settled by its latest line."""
+    latest = {record["id"]: record for record in records}
+    return {task_id for task_id, record in latest.items() if result_done(record)}
+
+
+class ResultsWriter:
+    """Appends one JSON line per finished task to the results file, flushed and synced at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("ab+") as raw:  # a line torn by a killed batch is ended, so the next one starts clean
+                torn = raw.seek(0, os.SEEK_END) > 0 and raw.seek(-1, os.SEEK_END) >= 0 and raw.read(1) != b"\n"
+            self._file: IO[str] = path.open("a", encoding="utf-8")
+        except OSError as err:
+            raise ConfigurationError(f"the results file {path} cannot be written: {err}") from None
+        if torn:
+            self._file.write("\n")
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append `record` as one line, on disk before this returns."""
+        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()

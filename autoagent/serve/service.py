@@ -1,0 +1,220 @@
+"""The server's work behind the routes: tasks created, listed and stepped, each step an Agent Protocol step record;
+several tasks at once, and on the embedded model their steps queued for the one model."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import AutoAgentError
+from . import artifacts as files
+from .schema import Status, Step, StepRequestBody, Task, TaskRequestBody
+from .session import GO, Pause, RunDriver, run_task
+from .store import TaskNotFound, TaskRecord, TaskStore
+
+if TYPE_CHECKING:
+    from ..settings import Settings
+
+QUESTION = ("Answer with the next step's input: y = yes, y -N = yes to this and the next N actions, a = always allow "
+            "{tool} (this task), n = no, or feedback for the agent.")
+QUEUED = "(queued {seconds:.1f} s: the embedded model was busy with another task's step)\n"
+QUEUE_NOTE_SECONDS = 0.05  # a shorter wait is not worth a line
+
+
+class TaskFinished(AutoAgentError):
+    """The task's run finished: there is no next step."""
+
+
+@dataclass
+class _Session:
+    """A task's run while this server runs it."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)  # one step of a task at a time
+    driver: RunDriver | None = None
+
+    @property
+    def pause(self) -> Pause | None:
+        """Where the run waits for the client, when it is under way."""
+        driver = self.driver
+        if driver is None or driver.waiting_for is None or driver.waiting_for.kind == "end":
+            return None
+        return driver.waiting_for
+
+
+class TaskService:
+    """Every task of the server, stored under $AUTOAGENT_HOME/serve/tasks."""
+
+    def __init__(self, settings: Settings, store: TaskStore | None = None) -> None:
+        self.settings = settings
+        self.store = store or TaskStore()
+        self._sessions: dict[str, _Session] = {}
+        self._sessions_lock = threading.Lock()
+        # One embedded model in this process: a step holds it from its first model call to its last.
+        self.model_lock = threading.Lock() if settings.resolved_model().startswith("local") else None
+
+    def create(self, body: TaskRequestBody) -> Task:
+        """A new task (its run starts with its first step)."""
+        text = (body.input or "").strip()
+        if not text:
+            raise ValueError("a task needs an input: the task's text")
+        return self._task(self.store.create(text, body.additional_input))
+
+    def task(self, task_id: str) -> Task:
+        """One task with its artifacts."""
+        return self._task(self.store.get(task_id))
+
+    def tasks(self) -> list[Task]:
+        """Every task, oldest first."""
+        return [self._task(record) for record in self.store.all()]
+
+    def steps(self, task_id: str) -> list[Step]:
+        """A task's steps, in order."""
+        self.store.get(task_id)
+        return [Step(**step) for step in self.store.steps(task_id)]
+
+    def step(self, task_id: str, step_id: str) -> Step:
+        """One step of a task."""
+        for step in self.steps(task_id):
+            if step.step_id == step_id:
+                return step
+        raise TaskNotFound(f"task {task_id} has no step with id {step_id!r}")
+
+    def execute(self, task_id: str, body: StepRequestBody) -> Step:
+        """The task's next step: the run starts, goes on, or (with this input as the answer) leaves its approval."""
+        record = self.store.get(task_id)
+        session = self._session(task_id)
+        with session.lock:
+            record = self.store.get(task_id)
+            if record.state == "finished":
+                raise TaskFinished(f"task {task_id} is finished: it has no next step")
+            pause, answer = session.pause, (body.input or "").strip()
+            if pause is not None and pause.kind == "approval" and not answer:  # asked again: nothing runs
+                again = Pause("approval", tool=pause.tool, args=pause.args, thought=pause.thought)
+                return self._save(record, body, again, 0.0, set())
+            if pause is None:
+                if session.driver is not None and session.driver.thread is not None:
+                    session.driver.thread.join(timeout=30)  # the run that just ended lets go of its transcript
+                session.driver = self._driver(record)
+            driver = session.driver
+            assert driver is not None
+            workspace = self.store.workspace(task_id)
+            before = files.list_files(workspace)
+            queued = self._hold_model()
+            try:
+                if pause is not None and pause.kind == "approval":
+                    self._answered(task_id)
+                next_pause = driver.advance(answer if pause is not None and pause.kind == "approval" else GO)
+            finally:
+                if self.model_lock is not None:
+                    self.model_lock.release()
+            written = files.changed(before, files.list_files(workspace))
+            return self._save(record, body, next_pause, queued, written)
+
+    def close(self) -> None:
+        """Stop every paused run (the server stops): each transcript says interrupted, and the task continues
+        when a restarted server is asked for its next step."""
+        with self._sessions_lock:
+            sessions = list(self._sessions.values())
+        for session in sessions:
+            if session.driver is not None:
+                session.driver.stop()
+
+    def workspace(self, task_id: str) -> Path:
+        """The task's workspace folder (the task must exist)."""
+        self.store.get(task_id)
+        return self.store.workspace(task_id)
+
+    def record(self, task_id: str) -> TaskRecord:
+        """The task's stored record."""
+        return self.store.get(task_id)
+
+    def _task(self, record: TaskRecord) -> Task:
+        return Task(task_id=record.task_id, input=record.input, additional_input=record.additional_input,
+                    artifacts=files.artifacts(self.store.workspace(record.task_id), record.uploaded))
+
+    def _session(self, task_id: str) -> _Session:
+        with self._sessions_lock:
+            return self._sessions.setdefault(task_id, _Session())
+
+    def _hold_model(self) -> float:
+        """Take the embedded model (when there is one): the seconds this step waited for it."""
+        if self.model_lock is None:
+            return 0.0
+        started = time.monotonic()
+        self.model_lock.acquire()
+        return time.monotonic() - started
+
+    def _driver(self, record: TaskRecord) -> RunDriver:
+        """A driver for the task's run: a new one, or its stopped or killed run continued."""
+        from ..settings import build_agent
+
+        workspace = self.store.workspace(record.task_id)
+        workspace.mkdir(parents=True, exist_ok=True)
+        settings = replace(self.settings, workspace=workspace)
+
+        def noted(run_id: str) -> None:
+            record.run_id = run_id
+            self.store.save(record)
+
+        return RunDriver(lambda driver: run_task(driver, lambda _: build_agent(settings), settings.yes, record.input,
+                                                 workspace, record.run_id, settings.to_record(), noted))
+
+    def _answered(self, task_id: str) -> None:
+        """Mark the task's steps that asked for approval (maybe more than once) as completed: the answer has come."""
+        for step in self.store.steps(task_id):
+            if step["status"] == Status.running.value:
+                self.store.add_step(task_id, {**step, "status": Status.completed.value})
+
+    def _save(self, record: TaskRecord, body: StepRequestBody, pause: Pause, queued: float,
+              written: set[str]) -> Step:
+        """The pause as the client's step, stored; the task's state follows the run's."""
+        step = Step(task_id=record.task_id, step_id=str(uuid.uuid4()), input=body.input,
+                    additional_input=body.additional_input, status=Status.completed,
+                    artifacts=files.artifacts(self.store.workspace(record.task_id), record.uploaded, written),
+                    **describe(pause, self.settings.max_steps))
+        if queued >= QUEUE_NOTE_SECONDS:
+            step.output = QUEUED.format(seconds=queued) + (step.output or "")
+            step.additional_output = {**(step.additional_output or {}), "queued_seconds": round(queued, 3)}
+        if pause.kind == "approval":
+            step.status = Status.running
+        latest = self.store.get(record.task_id)  # the run may have noted its id meanwhile
+        latest.state = "running" if not step.is_last else (
+            "finished" if pause.result is not None and pause.result.finished else "stopped")
+        self.store.save(latest)
+        self.store.add_step(record.task_id, json.loads(step.model_dump_json()))
+        return step
+
+
+def describe(pause: Pause, max_steps: int) -> dict[str, Any]:
+    """The step fields a pause gives: name, output, additional_output and is_last."""
+    from ..report import run_to_json, step_to_json
+    from ..terminal.trace import format_step
+    from ..tool_use.approval import ACTION_SHOWN, show_args
+
+    steps = [step_to_json(step) for step in pause.steps]
+    done = "\n".join(format_step(step, max_steps) for step in pause.steps)
+    if pause.kind == "approval":
+        question = ACTION_SHOWN.format(tool=pause.tool, args=show_args(pause.args)).strip()
+        question = f"thought: {pause.thought}\n{question}" if pause.thought else question
+        return {"name": f"approval: {pause.tool}", "output": "\n".join(filter(None, [done, question,
+                QUESTION.format(tool=pause.tool)])), "is_last": False,
+                "additional_output": {"awaiting_approval": {"tool": pause.tool, "args": pause.args,
+                                                            "thought": pause.thought}, "steps": steps}}
+    if pause.kind == "step":
+        last = pause.steps[-1] if pause.steps else None
+        name = (last.action.name if last.action else last.kind.value) if last else "step"
+        return {"name": name, "output": done, "is_last": False, "additional_output": {"steps": steps}}
+    if pause.result is None:
+        return {"name": "error", "output": f"error: {pause.error}", "is_last": True,
+                "additional_output": {"steps": steps, "error": pause.error}}
+    run = run_to_json(pause.result)
+    run.pop("steps")
+    result = pause.result
+    output = result.answer if result.finished else f"stopped: {result.describe_stop()}\n{result.answer}".strip()
+    return {"name": "answer" if result.finished else "stopped", "output": output, "is_last": True,
+            "additional_output": {"steps": steps, "run": run}}
