@@ -19,6 +19,7 @@ from autoagent.loop.verify import (
     next_clause,
     unused_mentions,
     usable_answer,
+    worked_out,
 )
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
@@ -174,6 +175,15 @@ def test_a_number_counts_as_used_when_an_argument_holds_its_value() -> None:
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
         name="record", args={"amount": 12.5, "expression": "2480 * 0.15"})), "ok")
     assert unused_mentions("Record 12.50, then 15% of 2480 and 7 more.", [step]) == ["7"]
+
+
+def test_given_numbers_worked_into_an_argument_count_as_used() -> None:
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="calculator", args={"expression": "5030 * 0.15"})), "754.5")
+    assert unused_mentions("Add 1250 and 3780, then take 15% of the sum.", [step]) == []  # 5030 = 1250 + 3780
+    assert unused_mentions("Add 1250 and 3781, then take 15% of the sum.", [step]) == ["1250", "3781"]
+    assert worked_out(["20", "3550", "4"], {0.2 * 3550}) == set()  # a product of a percentage: not one step
+    assert worked_out(["20", "3550", "4"], {0.2}) == {"20"}
 
 
 def test_an_answer_stating_a_number_no_tool_gave_is_sent_back_once(tmp_path: Path) -> None:

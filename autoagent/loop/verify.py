@@ -133,8 +133,28 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
     numbers = {float(number) for number in _NUMBER.findall(used)}
-    return [item for item in mentions(task)
-            if item.lower() not in used and not (_NUMBER.fullmatch(item) and float(item) in numbers)]
+    unused = [item for item in mentions(task)
+              if item.lower() not in used and not (_NUMBER.fullmatch(item) and float(item) in numbers)]
+    return [item for item in unused if item not in worked_out(unused, numbers)]
+
+
+def worked_out(given: Sequence[str], values: Collection[float]) -> set[str]:
+    """The given numbers an argument used in a value worked out from them: one of two combined ("5030" for 1250
+    + 3780), or one as a percentage ("0.15" for 15%)."""
+    numbers = [(item, float(item)) for item in given if _NUMBER.fullmatch(item)]
+    found = {item for item, value in numbers if any(_same(value / 100, seen) for seen in values)}
+    values = [seen for seen in values if not any(_same(value / 100, seen) for _, value in numbers)]  # explained
+    for index, (first, a) in enumerate(numbers):
+        for second, b in numbers[index + 1:]:
+            results = [a + b, a - b, b - a, a * b, *([a / b] if b else []), *([b / a] if a else [])]
+            if any(_same(result, seen) for result in results for seen in values):
+                found |= {first, second}
+    return found
+
+
+def _same(a: float, b: float) -> bool:
+    """Two values equal up to rounding."""
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
