@@ -230,3 +230,18 @@ def test_ctrl_c_stops_the_batch_and_a_rerun_continues(backend: FakeBackend, tmp_
     code, _ = batch(str(tmp_path / "tasks.jsonl"), "--out", str(tmp_path / "out.jsonl"))
     assert code == codes.OK and [record["id"] for record in read_lines(tmp_path / "out.jsonl")] == ["t00", "t01",
                                                                                                   "t02"]
+
+
+def test_pool_workers_share_the_cores_for_the_embedded_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.batch.pool import share_cores
+    from autoagent.llm.local import THREADS_VARIABLE, ChatLocalLlama
+
+    monkeypatch.delenv(THREADS_VARIABLE, raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    share_cores(3)
+    assert ChatLocalLlama(model_path="/m/fake.gguf").n_threads == 2  # 8 cores, 3 workers: 2 threads each
+    monkeypatch.setenv(THREADS_VARIABLE, "5")
+    share_cores(3)  # the user's own setting stands
+    assert ChatLocalLlama(model_path="/m/fake.gguf").n_threads == 5
+    monkeypatch.delenv(THREADS_VARIABLE)
+    assert ChatLocalLlama(model_path="/m/fake.gguf").n_threads == 8

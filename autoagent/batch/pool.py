@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 from collections.abc import Generator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Any
 
 from ..errors import ConfigurationError
+from ..llm.local import THREADS_VARIABLE
 from .worker import Job, bare_record, run_job
 
 RAY_MISSING = "--ray needs Ray, which is not installed: pip install 'autoagent[ray]' (or pip install ray)"
@@ -20,6 +22,12 @@ def failed(job: Job, err: BaseException) -> dict[str, Any]:
     record = bare_record(job, "error", f"the worker running it failed: {type(err).__name__}: {err}")
     record.update(wall_seconds=0.0, warnings=[])
     return record
+
+
+def share_cores(workers: int) -> None:
+    """In a pool worker: the embedded model takes this worker's share of the cores (llama.cpp's spinning threads
+    slow to a crawl when they outnumber the cores), unless AUTOAGENT_THREADS already says how many."""
+    os.environ.setdefault(THREADS_VARIABLE, str(max(1, (os.cpu_count() or 1) // workers)))
 
 
 class LocalPool:
@@ -35,7 +43,8 @@ class LocalPool:
             for job in jobs:
                 yield run_job(job)
             return
-        pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=share_cores, initargs=(self.slots,))
         futures: dict[Future[dict[str, Any]], Job] = {}
         try:
             futures = {pool.submit(run_job, job): job for job in jobs}

@@ -56,12 +56,15 @@ def close_models() -> None:
 atexit.register(close_models)
 
 
+THREADS_VARIABLE = "AUTOAGENT_THREADS"  # llama.cpp threads (default: every core); batch workers share the cores
+
+
 class ChatLocalLlama(BaseChatModel):
     """A chat model backed by a shared, lazily loaded `llama_cpp.Llama`."""
 
     model_path: str
     n_ctx: int = 4096
-    n_threads: int | None = Field(default_factory=os.cpu_count)
+    n_threads: int | None = Field(default_factory=lambda: int(os.environ.get(THREADS_VARIABLE) or 0) or os.cpu_count())
     max_tokens: int = 256  # a step's reply is short; this bounds a degenerate one to a few seconds
     temperature: float = 0.0
     seed: int | None = None
