@@ -16,7 +16,6 @@ _TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, ba
 _PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
 _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_ARTICLE = "the"  # "so I call the calculator": a led thought may name its tool as people write it
 HELD_CHARS = 80  # what a held argument may hold around the number it takes
 
 
@@ -42,16 +41,18 @@ def action_schema(
 
 
 def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes: Sequence[str],
-                  thought_chars: int) -> dict[str, Any]:
+                  thought_chars: int, article: str = "") -> dict[str, Any]:
     """A reply whose thought begins with `thought_start` ("... next I must divide that amount by 4, so I call")
-    and goes on with the name of the tool it calls, then that call (taking one of `takes`, see `action_schema`):
-    the model names the tool right after the words of the part to do, where it chooses best."""
+    and goes on with the name of the tool it calls, after `article` if it likes ("the calculator"), then that
+    call (taking one of `takes`, see `action_schema`): the model names the tool right after the words of the part
+    to do, where it chooses best."""
     joiner = " " if thought_start[-1:].isascii() else ""
+    start = literal_pattern(f"{thought_start}{joiner}")
+    optional = f"({literal_pattern(article + joiner)})?" if article else ""
     replies = []
     for name, action in _actions(tools, takes).items():
-        start, article = literal_pattern(f"{thought_start}{joiner}"), literal_pattern(f"{_ARTICLE} ") if joiner else ""
-        rest = max(thought_chars - len(thought_start) - len(name) - len(_ARTICLE) - 2, 0)
-        thought = {"type": "string", "pattern": f"^{start}({article})?{literal_pattern(name)}{_TEXT}{{0,{rest}}}$"}
+        rest = max(thought_chars - len(thought_start) - len(article) - len(name) - 2, 0)
+        thought = {"type": "string", "pattern": f"^{start}{optional}{literal_pattern(name)}{_TEXT}{{0,{rest}}}$"}
         replies.append({"type": "object", "properties": {"thought": thought, "action": action},
                         "required": ["thought", "action"]})
     return {"anyOf": replies}

@@ -193,7 +193,8 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
         if not self.compact and tools is None:
             return ThoughtAndAction.model_json_schema(mode="serialization")
         if thought_start and self.compact and tools is not None:
-            return guided_schema(tools, thought_start, takes, COMPACT_THOUGHT_CHARS)
+            article = self.prompts.render("led_tool_article").strip()  # "so I call the calculator"
+            return guided_schema(tools, thought_start, takes, COMPACT_THOUGHT_CHARS, article)
         thought: dict[str, Any] = (
             {"type": "string", "maxLength": COMPACT_THOUGHT_CHARS} if self.compact
             else Thought.model_json_schema(mode="serialization")

@@ -64,7 +64,7 @@ def test_when_no_tool_can_take_it_any_call_is_allowed() -> None:
 
 
 def test_a_led_thought_names_the_tool_it_calls() -> None:
-    schema = guided_schema(TOOLS, "next I must divide it by 4, so I call", ("4",), 300)
+    schema = guided_schema(TOOLS, "next I must divide it by 4, so I call", ("4",), 300, "the")
     thoughts = {reply["properties"]["action"]["properties"]["name"]["const"]: reply["properties"]["thought"]["pattern"]
                 for reply in schema["anyOf"]}
     assert list(thoughts) == ["calculator"]
