@@ -54,7 +54,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         with os_errors("read", path):
             location = existing_file(space, path)
             quoted = read_quoted(space, location, path, max_read_chars)
-        known.add(space.resolve(path))
+        known.add(location)
         return quoted
 
     @tool(parse_docstring=True)

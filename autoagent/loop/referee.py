@@ -62,18 +62,17 @@ class Referee:
             if not clause or not repeated:
                 return None
             self.guided += 1
-            return Lead(self._thought(clause, steps), (), avoid=repeated)
+            return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated)
         if not turn.pending:
             return None
         self.guided += 1
         clause = clause_of(turn.task, turn.pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
         builds_on = _NUMBER.fullmatch(turn.pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
-        return Lead(self._thought(clause, steps), (turn.pending[0], last) if builds_on else (turn.pending[0],))
+        return Lead(self._thought(clause, last), (turn.pending[0], last) if builds_on else (turn.pending[0],))
 
-    def _thought(self, clause: str, steps: Sequence[Step]) -> str:
-        """A led thought's start: the last result when it is short and plain, then the part of the task to do."""
-        last = answer_from_observations(steps)
+    def _thought(self, clause: str, last: str) -> str:
+        """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""
         if len(last) <= PLAIN_RESULT_CHARS and not any(char in last for char in '"\\\n'):
             return self.prompts.render("pending_thought", result=last, clause=clause).strip()
         return self.prompts.render("pending_thought_plain", clause=clause).strip()
