@@ -118,7 +118,7 @@ class AutoGPT(RunLifecycle):
             events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
-        referee = Referee(self.prompts)
+        referee = Referee(self.prompts, tuple(self.toolbox.tools))
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
@@ -156,7 +156,8 @@ class AutoGPT(RunLifecycle):
         """The model as this step calls it, where the backend can be held: led to the task's next part (see
         `Referee.lead`), or to a tool call right after a finish was sent back, or to the reply format after an
         unreadable reply; else as the protocol binds it."""
-        guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid) if lead else None
+        guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
+            if lead else None
         if guided is not None:
             return guided
         last = steps[-1] if steps else None

@@ -352,3 +352,56 @@ def test_an_unfinished_runs_answer_stating_a_number_no_tool_showed_gives_way_to_
     llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "It is 7,006,652."])
     assert AutoGPT(llm=llm, tools=[multiply], max_thought_steps=1).execute("1234 times 5678?").answer == \
         "It is 7,006,652."
+
+
+def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_that_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "draft.txt").write_text("my draft\n")
+    replies = [act("write_file", path="draft.txt", content="final.txt"),
+               act("move_file", source="draft.txt", destination="final.txt"), act("FINISH"), "Renamed it."]
+    llm = ScriptedChatModel(replies=replies)
+    held: list[dict[str, object]] = []
+
+    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
+        held.append(schema)
+        return RunnableLambda(lambda messages: llm.invoke(messages))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    agent = AutoGPT(llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
+    result = agent.execute("Rename draft.txt to final.txt.")
+
+    assert result.finished and (tmp_path / "final.txt").read_text() == "my draft\n"
+    led = [reply for schema in held for reply in schema.get("anyOf", [])  # type: ignore[attr-defined]
+           if "pattern" in reply.get("properties", {}).get("thought", {})]
+    assert {reply["properties"]["action"]["properties"]["name"]["const"] for reply in led} == {"move_file"}
+    thought = str(led[0]["properties"]["thought"]["pattern"])
+    assert thought.startswith("^Step 1 failed, and its result says what to use instead, so I call")
+
+
+def test_an_error_naming_no_other_tool_leads_nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.loop.referee import Referee
+    from autoagent.prompts import PromptTemplateBuilder
+    from autoagent.protocols import Turn
+
+    def failed(name: str, observation: str) -> Step:
+        return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+            name=name, args={})), observation, success=False)
+
+    referee = Referee(PromptTemplateBuilder(), ("read_file", "list_files", "search_files"))
+    turn = Turn("Find the file.", "", None, False, ())  # type: ignore[arg-type]
+    assert referee.lead(turn, [failed("list_files", "list_files failed: 'a' is a file (use read_file)")]) \
+        .only == "read_file"  # type: ignore[union-attr]
+    assert referee.lead(turn, [failed("read_file", "read_file failed: no such file")]) is None
+    assert referee.lead(turn, [failed("read_file", "use list_files or search_files")]) is None  # two: no choice
+    assert referee.lead(turn, [failed("read_file", "read_file failed: use read_file_v2")]) is None  # its own name
+
+
+def test_the_final_answer_is_written_from_the_calls_that_worked(tmp_path: Path) -> None:
+    (tmp_path / "bills.txt").write_text("invoice 2231\n")
+    replies = [act("read_file", path="invoice.txt"), act("search_files", pattern="invoice"), act("FINISH"),
+               "It is bills.txt."]
+    agent, llm = agent_with(*replies, tools=file_tools(tmp_path))
+    result = agent.execute("Which file mentions an invoice?")
+    assert result.answer == "It is bills.txt."
+    assert "bills.txt:1" in llm.prompts[-1] and "invoice.txt" not in llm.prompts[-1].split("Results")[1]

@@ -15,6 +15,7 @@ from .verify import (
     answer_from_observations,
     claimed_calculation,
     clause_of,
+    named_tools,
     next_clause,
     object_to_answer,
     object_to_finish,
@@ -23,6 +24,7 @@ from .verify import (
 )
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
+MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
 PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
 
@@ -34,15 +36,18 @@ class Lead:
     thought_start: str
     takes: tuple[str, ...]
     avoid: str = ""  # a tool the step may not call: the one it just repeated
+    only: str = ""  # the one tool the step must call: the one a failed call's error names
 
 
 class Referee:
     """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
 
-    def __init__(self, prompts: PromptTemplateBuilder) -> None:
+    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = ()) -> None:
         self.prompts = prompts
+        self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
+        self.redirected = 0  # steps led to the tool a failed call's error names
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
@@ -53,7 +58,11 @@ class Referee:
         """Where the next step is led, so a small model does the next part of the task instead of repeating the
         last one: when the task still gives something to use, its thought goes from the last result to the part
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
-        the part of the task that follows the parts done, by another tool. None when not leading."""
+        the part of the task that follows the parts done, by another tool; right after a failed call whose
+        error names another tool ("to rename it, use move_file"), to that tool. None when not leading."""
+        redirect = self._redirect(steps)
+        if redirect is not None:
+            return redirect
         if self.guided >= MAX_GUIDED_STEPS:
             return None
         if turn.rethink:
@@ -70,6 +79,22 @@ class Referee:
         last = answer_from_observations(steps)
         builds_on = _NUMBER.fullmatch(turn.pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
         return Lead(self._thought(clause, last), (turn.pending[0], last) if builds_on else (turn.pending[0],))
+
+    def _redirect(self, steps: Sequence[Step]) -> Lead | None:
+        """The step after a failed call whose error names exactly one other tool, led to call that tool, as a
+        person reads an error that says what to use instead; None otherwise."""
+        last = steps[-1] if steps else None
+        if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
+            return None
+        if self.redirected >= MAX_REDIRECTED_STEPS:
+            return None
+        named = named_tools(last.observation, self.tools)
+        others = [name for name in named if name != last.action.name]
+        if len(others) != 1:
+            return None
+        self.redirected += 1
+        thought = self.prompts.render("redirected_thought", number=str(last.number)).strip()
+        return Lead(thought, (), only=others[0])
 
     def _thought(self, clause: str, last: str) -> str:
         """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""

@@ -91,6 +91,16 @@ def pending_mentions(task: str, steps: Sequence[Step]) -> tuple[str, ...]:
     return tuple(unused_mentions(task, succeeded)) if succeeded else ()
 
 
+def named_tools(text: str, tools: Collection[str]) -> list[str]:
+    """The tools of `tools` that `text` (a tool's error) names as whole words, in order of first mention."""
+    found = []
+    for name in tools:
+        match = re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text)
+        if match is not None:
+            found.append((match.start(), name))
+    return [name for _, name in sorted(found)]
+
+
 def claimed_calculation(answer: str) -> str | None:
     """The arithmetic an answer works out in its own words ("12 + 30 + 58 = 110" gives "12 + 30 + 58"), so a
     tool can check it; None when it shows none."""

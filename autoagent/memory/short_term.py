@@ -39,12 +39,14 @@ class ShortTermMemory:
         return len(self._steps)
 
     def tool_results(self) -> ShortTermMemory:
-        """A copy holding only the steps whose tool ran: what a final answer is written from (finishes, refusals
-        and unreadable replies only distract a small model into copying them)."""
+        """A copy holding only the steps whose tool ran, and of those only the ones that worked when any did:
+        what a final answer is written from (finishes, refusals, unreadable replies and calls that failed before
+        one worked only distract a small model into copying them: "invoice.txt" it guessed, not the file found)."""
         results = ShortTermMemory(max(len(self._steps), 1))
-        for step in self._steps:
-            if step.kind is StepKind.ACTION:
-                results.add(step)
+        ran = [step for step in self._steps if step.kind is StepKind.ACTION]
+        worked = [step for step in ran if step.success]
+        for step in worked or ran:
+            results.add(step)
         return results
 
     def trimmed(self, keep: int, observation_chars: int | None = None) -> ShortTermMemory:

@@ -53,11 +53,13 @@ class Protocol(ABC):
         return None
 
     def guided_model(
-        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = ""
+        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = "",
+        only: str = "",
     ) -> Runnable[Any, BaseMessage] | None:
         """The model held to a tool call whose thought begins with `thought_start` (a task in parts, led to its
         next part), whose arguments take one of `takes` (what that part gives, the result so far) where a tool
-        can, and whose tool is not `avoid`; None where the model or the protocol offers no such thing."""
+        can, and whose tool is not `avoid` (is `only`, when given); None where the model or the protocol offers no
+        such thing."""
         return None
 
     def fixed_tokens(self) -> int:

@@ -49,12 +49,14 @@ class ThoughtActionProtocol(TextProtocol):
         return bind_json_schema(llm, self.parser.json_schema(tools, finish))
 
     def guided_model(
-        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = ""
+        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = "",
+        only: str = "",
     ) -> Runnable[Any, BaseMessage] | None:
-        """The model held to a tool call (no FINISH, not of `avoid`) whose one-sentence thought begins with
-        `thought_start` and names the tool, and whose arguments take one of `takes`, where the backend offers
-        constrained decoding and thoughts are compact; else None."""
-        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools if name != avoid}
+        """The model held to a tool call (no FINISH, not of `avoid`, of `only` if given) whose one-sentence thought
+        begins with `thought_start` and names the tool, and whose arguments take one of `takes`, where the backend
+        offers constrained decoding and thoughts are compact; else None."""
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools
+                 if name != avoid and (not only or name == only)}
         if not self.parser.compact or not tools:
             return None
         schema = self.parser.json_schema(tools, finish=False, thought_start=thought_start, takes=takes)
