@@ -405,3 +405,12 @@ def test_the_final_answer_is_written_from_the_calls_that_worked(tmp_path: Path) 
     result = agent.execute("Which file mentions an invoice?")
     assert result.answer == "It is bills.txt."
     assert "bills.txt:1" in llm.prompts[-1] and "invoice.txt" not in llm.prompts[-1].split("Results")[1]
+
+
+def test_a_number_inside_a_longer_result_does_not_ground_an_answer() -> None:
+    from autoagent.loop.verify import ungrounded_numbers
+
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="calculator", args={"expression": "12 * 1.5"})), "18", success=True)
+    assert ungrounded_numbers("The speed is 8 km/h.", "A runner covers 12 km in 1.5 hours.", [step]) == ["8"]
+    assert ungrounded_numbers("The product is 18.", "A runner covers 12 km in 1.5 hours.", [step]) == []

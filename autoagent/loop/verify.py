@@ -186,7 +186,7 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     values = {float(number) for number in _NUMBER.findall(evidence.replace(",", ""))}
     found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
     stated = [item for item in found if _NUMBER.fullmatch(item)]
-    return [item for item in dict.fromkeys(stated) if item not in evidence and float(item) not in values]
+    return [item for item in dict.fromkeys(stated) if float(item) not in values]  # "8" is not shown by "18"
 
 
 def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
