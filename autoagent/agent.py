@@ -23,10 +23,10 @@ from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
-from .loop.loop_guard import LoopGuard
+from .loop.loop_guard import LoopGuard, insists
 from .loop.metering import Meter
 from .loop.referee import Lead, Referee
-from .loop.verify import answer_from_observations, ungrounded_numbers, usable_answer
+from .loop.verify import answer_from_observations, as_finish, echoes_result, ungrounded_numbers, usable_answer
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt
 from .protocols import Turn, make_protocol
@@ -181,23 +181,21 @@ class AutoGPT(RunLifecycle):
         except ReplyParseError as err:
             return StepOutcome(Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), False))
         if decision.is_finish():
-            objection, answer = referee.review_finish(turn, steps, draft)
-            if objection is None:
-                return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
-            expression = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
-            if expression is not None:
-                return self._check_calculation(number, reply, expression, events, callbacks)
-            kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
-            return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
-                               objection.detail)
+            return self._review_finish(number, reply, decision, turn, steps, referee, events, callbacks, draft)
         meant = self.toolbox.meant(decision.action)
         if meant is not decision.action:  # a tool written as another tool's argument: the call it stands for
             decision = decision.model_copy(update={"action": meant})
+        if echoes_result(decision.action, steps):  # calculator("7006669") right after 7006669: it is done
+            return self._review_finish(number, reply, as_finish(decision), turn, steps, referee, events, callbacks,
+                                       draft)
         tool = self.toolbox.find(decision.action.name)
         objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
         if objection is not None:
             return StepOutcome(referee.rejected(number, reply, decision, objection))
         loop = loops.check(decision.action)
+        if loop is not None and loop.stop and insists(decision.action, loop.earlier, steps):
+            return self._review_finish(number, reply, as_finish(decision), turn, steps, referee, events, callbacks,
+                                       draft)
         if loop is not None:
             note = self.prompts.render(
                 "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation
@@ -207,6 +205,22 @@ class AutoGPT(RunLifecycle):
         events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, callbacks)
         return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
+
+    def _review_finish(
+        self, number: int, reply: str, decision: ThoughtAndAction, turn: Turn, steps: Sequence[Step],
+        referee: Referee, events: RunObserver, callbacks: Callbacks, draft: Callable[[], str],
+    ) -> StepOutcome:
+        """A finish, taken only when earned: else sent back with the referee's note (or a drafted answer's own
+        arithmetic worked out by the calculator), or the run ends unfinished when the model was already told."""
+        objection, answer = referee.review_finish(turn, steps, draft)
+        if objection is None:
+            return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
+        expression = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
+        if expression is not None:
+            return self._check_calculation(number, reply, expression, events, callbacks)
+        kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
+        return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
+                           objection.detail)
 
     def _check_calculation(
         self, number: int, reply: str, expression: str, events: RunObserver, callbacks: Callbacks

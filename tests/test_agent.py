@@ -130,18 +130,46 @@ def test_huge_output_is_truncated_with_a_note() -> None:
     assert len(observation) == 2000 and observation.endswith("\n[... 48032 more characters cut]")  # the note fits too
 
 
-def test_repeat_forces_one_rethink_then_stops_on_a_loop() -> None:
+def test_repeat_forces_one_rethink_then_a_result_insisted_on_is_the_answer() -> None:
     same = act("multiply", a=3, b=3)
     agent, llm = make_agent(same, same, same, "9")
 
     run = agent.execute("square 3")
 
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.REPEATED]
-    assert run.stop_reason is StopReason.LOOP_DETECTED
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.FINISH]
+    assert run.stop_reason is StopReason.FINISHED  # reviewed as a finish: a tool worked, nothing left unused
     assert "repeated an earlier one" in llm.prompts[2]  # the forced rethink prompt
     assert "repeated an earlier one" not in llm.prompts[1]
     assert "Not run again: step 1" in run.steps[1].observation
     assert run.answer == "9"
+
+
+def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
+    same = act("explode", reason="x")
+    agent, _ = make_agent(same, same, same, "nothing")
+
+    run = agent.execute("explode")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.REPEATED]
+    assert run.stop_reason is StopReason.LOOP_DETECTED
+
+
+def test_a_call_that_only_restates_the_last_result_is_taken_as_a_finish() -> None:
+    echo = '{"thought": "t", "action": {"name": "explode", "args": {"reason": "42"}}}'
+    agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.")
+
+    run = agent.execute("What is 6 times 7?")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.FINISH]  # explode never ran
+    assert run.finished and run.answer == "It is 42."
+
+
+def test_a_call_building_on_the_last_result_is_no_echo() -> None:
+    agent, _ = make_agent(act("multiply", a=6, b=7), act("multiply", a=42, b=42), act("FINISH"), "It is 1764.")
+
+    run = agent.execute("Square 6 times 7.")
+
+    assert run.steps[1].kind is StepKind.ACTION and run.steps[1].observation == "1764"
 
 
 def test_rethink_that_changes_course_continues_the_run() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..reply import Action
@@ -47,3 +47,12 @@ class LoopGuard:
         after_rethink = bool(self._recent) and self._recent[-1][1].kind is StepKind.REPEATED
         return Loop(earlier, stop=signature in self._flagged or after_rethink)
 
+
+
+def insists(action: Action, earlier: Step, steps: Sequence[Step]) -> bool:
+    """True when `action` is asked for a third time in a row (it ran once, then was not run again) and worked the
+    first time: the model holds that result for its answer, so the repeat is taken as a finish, not a loop."""
+    last = steps[-1] if steps else None
+    return earlier.kind is StepKind.ACTION and earlier.success and last is not None \
+        and last.kind is StepKind.REPEATED and last.action is not None \
+        and last.action.signature() == action.signature() == earlier.action.signature()  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import json_repair
 
-from ..reply import Action
+from ..reply import FINISH, Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from ..tool_use.fence import fence_tags, unfenced
 
@@ -230,6 +230,25 @@ def is_format_json(text: str) -> bool:
     if isinstance(data, list):
         data = next((item for item in data if isinstance(item, dict)), {})
     return isinstance(data, dict) and bool(FORMAT_KEYS & set(data))
+
+
+def echoes_result(action: Action, steps: Sequence[Step]) -> bool:
+    """True when the one argument of `action` only restates the last good result (calculator("7006669") right
+    after 7006669): a small model's way of saying it is done, taken as a finish."""
+    last = _plain(answer_from_observations(steps))
+    values = list(action.args.values())
+    return bool(last) and len(values) == 1 and isinstance(values[0], (str, int, float)) \
+        and not isinstance(values[0], bool) and _plain(str(values[0])) == last
+
+
+def _plain(text: str) -> str:
+    """A value as compared with a result: no blanks around it, no thousands separators."""
+    return text.strip().replace(",", "")
+
+
+def as_finish(decision: ThoughtAndAction) -> ThoughtAndAction:
+    """`decision` with its action taken as FINISH (its thought kept), for a call that says the task is done."""
+    return decision.model_copy(update={"action": Action(name=FINISH, args={})})
 
 
 def answer_from_observations(steps: Sequence[Step]) -> str:
