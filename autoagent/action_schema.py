@@ -10,8 +10,9 @@ from typing import Any
 
 FINISH = "FINISH"
 # An argument named like one of these holds a file, folder or web address; any other string argument a value.
-_PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link", re.I)
-_FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
+PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link", re.I)
+FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
+_FOLDER_NAME = re.compile(r"[\w\-]+/")  # a folder the task names, as the referee writes it ("archive/")
 _TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, backslash or line break
 _PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
 _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
@@ -86,10 +87,10 @@ def _action_taking(name: str, args: dict[str, Any], takes: Sequence[str]) -> dic
         return None
     properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
     required = args.get("required", [])
-    files = [item for item in takes if _FILE_NAME.fullmatch(item)]
+    files = [item for item in takes if FILE_NAME.fullmatch(item) or _FOLDER_NAME.fullmatch(item)]
     # a value to work with (a number, a word such as "tomorrow") goes to a tool that works from values, not to one
     # that reads or writes a place
-    values = [] if any(_PATH_ARG.search(key) for key in required) else [item for item in takes if item not in files]
+    values = [] if any(PATH_ARG.search(key) for key in required) else [item for item in takes if item not in files]
     choices = []
     for key in required:
         held = _holding(key, properties.get(key), files, values)
@@ -105,10 +106,12 @@ def _holding(key: str, schema: Any, files: list[str], values: list[str]) -> dict
     """The schema of argument `key` held to take one of `files` or `values`, or None when it can't."""
     kind = schema.get("type") if isinstance(schema, dict) else None
     numbers = [item for item in values if _NUMBER.fullmatch(item)]
-    if kind == "string" and _PATH_ARG.search(key):
+    if kind == "string" and PATH_ARG.search(key):
         if not files:
             return None
-        names = "|".join(literal_pattern(item) for item in files)  # the name itself, or at the end of a path
+        # the name itself, or at the end of a path; a folder ("archive/") also with a path inside it
+        names = "|".join(f"{literal_pattern(item[:-1])}([/]{_TEXT}*)?" if item.endswith("/") else literal_pattern(item)
+                         for item in files)
         return {"type": "string", "pattern": f"^({_TEXT}*[/])?({names})$"}
     if kind == "string" and values:
         # in a plain value (no braces, where a model that can't close the string would spill the reply format): a

@@ -48,6 +48,14 @@ def test_a_file_name_to_take_holds_a_path_like_argument() -> None:
     assert not path.fullmatch("powerXtxt") and not path.fullmatch("power.txt.bak")
 
 
+def test_a_folder_to_take_holds_a_path_like_argument_to_it_or_inside_it() -> None:
+    schema = action_schema(TOOLS, finish=False, takes=("archive/",))
+    assert names(schema) == ["write_file"]  # a folder is a place, not a value for the calculator
+    path = re.compile(argument(schema, "write_file", "path")["pattern"])
+    assert all(path.fullmatch(text) for text in ("archive", "archive/notes.txt", "old/archive"))
+    assert not any(path.fullmatch(text) for text in ("archive.txt", "archived", "notes.txt"))
+
+
 def test_a_numeric_argument_takes_the_number_as_its_value() -> None:
     add = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]}
     args = action_schema({"add": add}, finish=False, takes=("5",))["anyOf"][0]["properties"]["args"]["anyOf"]

@@ -151,6 +151,21 @@ def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() 
     assert mentions("明天下午3点开会") == ["明天", "3"]
     assert mentions("What is today's date? And the time now?") == []  # today needs no argument of any tool
     assert mentions("Is tomorrowland open?") == []
+    assert mentions("Move notes.txt into the archive folder.") == ["notes.txt", "archive/"]
+    assert mentions("Copy a.txt to the folder named backup, not to the workspace folder") == ["a.txt", "backup/"]
+    assert mentions("Put it in a new folder, or the same directory") == []
+    assert mentions("把 notes.txt 移到 archive 文件夹") == ["notes.txt", "archive/"]
+
+
+def test_a_folder_the_task_names_is_used_only_by_a_path_holding_it_whole() -> None:
+    def moved_to(destination: str) -> Step:
+        return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+            name="move_file", args={"source": "notes.txt", "destination": destination})), "Moved.", success=True)
+
+    task = "Move notes.txt into the archive folder."
+    assert unused_mentions(task, [moved_to("archive.txt")]) == ["archive/"]
+    assert unused_mentions(task, [moved_to("archive")]) == []
+    assert unused_mentions(task, [moved_to("archive/notes.txt")]) == []
 
 
 def test_after_a_finish_is_sent_back_the_next_reply_is_held_to_a_tool_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -414,3 +429,15 @@ def test_a_number_inside_a_longer_result_does_not_ground_an_answer() -> None:
         name="calculator", args={"expression": "12 * 1.5"})), "18", success=True)
     assert ungrounded_numbers("The speed is 8 km/h.", "A runner covers 12 km in 1.5 hours.", [step]) == ["8"]
     assert ungrounded_numbers("The product is 18.", "A runner covers 12 km in 1.5 hours.", [step]) == []
+
+
+def test_a_file_name_the_task_gives_is_used_only_as_a_place_not_as_text_written() -> None:
+    wrote = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="write_file", args={"path": "final.txt", "content": "draft.txt"})), "Wrote 9 characters.", success=True)
+    moved = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="move_file", args={"source": "draft.txt", "destination": "final.txt"})), "Moved.", success=True)
+    searched = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="lookup", args={"name": "draft.txt"})), "found", success=True)  # a tool that takes no path
+    assert unused_mentions("Rename draft.txt to final.txt.", [wrote]) == ["draft.txt"]
+    assert unused_mentions("Rename draft.txt to final.txt.", [moved]) == []
+    assert unused_mentions("Look up draft.txt.", [searched]) == []

@@ -15,6 +15,7 @@ from .verify import (
     answer_from_observations,
     claimed_calculation,
     clause_of,
+    is_folder,
     named_tools,
     next_clause,
     object_to_answer,
@@ -72,13 +73,15 @@ class Referee:
                 return None
             self.guided += 1
             return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated)
-        if not turn.pending:
+        # a folder is not led to: held to a path inside it, the model ran its thought to the reply's cap
+        pending = [item for item in turn.pending if not is_folder(item)]
+        if not pending:
             return None
         self.guided += 1
-        clause = clause_of(turn.task, turn.pending[0])  # the words of the part to do, not only its number
+        clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
-        builds_on = _NUMBER.fullmatch(turn.pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
-        return Lead(self._thought(clause, last), (turn.pending[0], last) if builds_on else (turn.pending[0],))
+        builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
+        return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],))
 
     def _redirect(self, steps: Sequence[Step]) -> Lead | None:
         """The step after a failed call whose error names exactly one other tool, led to call that tool, as a

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import json_repair
 
+from ..action_schema import FILE_NAME as _FILE_NAME
+from ..action_schema import PATH_ARG
 from ..reply import FINISH, Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from ..tool_use.fence import fence_tags, unfenced
@@ -20,6 +22,14 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
 # A day named from today, which a date tool must take: today itself needs no argument ("what is today's date").
+# A folder the request names ("into the archive folder", "the folder named reports", "移到 archive 文件夹"): a
+# given like a file name, written with a trailing "/" ("archive/"); a path must hold it as a whole part.
+_FOLDERS = (re.compile(r"([A-Za-z0-9_\-]+)\s+(?:folder|directory)\b", re.I),
+            re.compile(r"\b(?:folder|directory)\s+(?:named|called)\s+[\"']?([A-Za-z0-9_\-]+)", re.I),
+            re.compile(r"([A-Za-z0-9_\-]+)\s*(?:文件夹|目录)"))
+_NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "current", "new", "parent", "home",
+                      "root", "its", "my", "your", "our", "their", "each", "every", "which", "what", "any", "one",
+                      "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
 _RELATIVE_DAY = re.compile(r"\b(?:tomorrow|yesterday)\b|大后天|后天|明天|昨天|前天", re.I)
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
@@ -77,11 +87,22 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
 
 
 def mentions(task: str) -> list[str]:
-    """The numbers, file names and days counted from today ("tomorrow") a task's request gives (its first
-    paragraph: what follows may be context, such as the REPL's earlier exchanges), in order, each once."""
+    """The numbers, file names, folders ("archive/") and days counted from today ("tomorrow") a task's request
+    gives (its first paragraph: what follows may be context, such as the REPL's earlier exchanges), in order, each
+    once."""
     request = task.strip().split("\n\n")[0]
-    found = sorted([*_MENTION.finditer(request), *_RELATIVE_DAY.finditer(request)], key=lambda match: match.start())
-    return list(dict.fromkeys(match.group(0) for match in found))
+    found = [(match.start(), match.group(0)) for match in (*_MENTION.finditer(request),
+                                                          *_RELATIVE_DAY.finditer(request))]
+    for match in (match for folder in _FOLDERS for match in folder.finditer(request)):
+        name = match.group(1)
+        if name.lower() not in _NOT_A_FOLDER_NAME and not _NUMBER.fullmatch(name):
+            found.append((match.start(1), f"{name}/"))
+    return list(dict.fromkeys(item for _, item in sorted(found)))
+
+
+def is_folder(item: str) -> bool:
+    """True for a folder the task names, as `mentions` writes it ("archive/")."""
+    return item.endswith("/")
 
 
 def pending_mentions(task: str, steps: Sequence[Step]) -> tuple[str, ...]:
@@ -115,7 +136,7 @@ def clause_of(task: str, item: str) -> str:
     in "divide that amount by 4"), without quotes or line breaks, so it can stand in a one-line thought."""
     request = task.strip().split("\n\n")[0]
     parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
-    given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item)}(?![A-Za-z0-9_])")
+    given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item.rstrip('/'))}(?![A-Za-z0-9_])")
     return _quotable(next((part for part in parts if given.search(part)), request))
 
 
@@ -132,7 +153,7 @@ def next_clause(task: str, steps: Sequence[Step]) -> str:
     request = task.strip().split("\n\n")[0]
     parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
     used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
-    done = [index for index, part in enumerate(parts) if any(item in part for item in used)]
+    done = [index for index, part in enumerate(parts) if any(item.rstrip("/") in part for item in used)]
     if not done or done[-1] + 1 >= len(parts):
         return ""
     return _quotable(parts[done[-1] + 1])
@@ -143,9 +164,34 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
     numbers = {float(number) for number in _NUMBER.findall(used)}
-    unused = [item for item in mentions(task)
-              if item.lower() not in used and not (_NUMBER.fullmatch(item) and float(item) in numbers)]
+    paths = [value for step in succeeded if step.action is not None for value in _places(step.action.args)]
+    unused = [item for item in mentions(task) if not _used(item, used, paths, numbers)]
     return [item for item in unused if item not in worked_out(unused, numbers)]
+
+
+def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]) -> bool:
+    """Whether a successful call took `item`: a folder or file name as (a whole part of) a place it works on, a
+    number or a word anywhere in its arguments (`used`, lower case)."""
+    if is_folder(item):
+        return _folder_in(item, paths)
+    if _FILE_NAME.fullmatch(item):
+        return any(item.lower() in path.lower() for path in paths)
+    return item.lower() in used or bool(_NUMBER.fullmatch(item) and float(item) in numbers)
+
+
+def _places(args: dict[str, object]) -> list[str]:
+    """The path-like arguments of a call (a file name in the text it writes is no use of that file); every string
+    argument of a tool that takes no path."""
+    strings = {key: value for key, value in args.items() if isinstance(value, str)}
+    places = [value for key, value in strings.items() if PATH_ARG.search(key)]
+    return places if places else list(strings.values())
+
+
+def _folder_in(folder: str, values: Sequence[str]) -> bool:
+    """True when one of `values` is a path with `folder` ("archive/") as a whole part: "archive",
+    "archive/notes.txt", not "archive.txt"."""
+    part = re.compile(rf"(?:^|[/\\]){re.escape(folder.rstrip('/'))}(?:[/\\]|$)", re.I)
+    return any(part.search(value.strip()) for value in values)
 
 
 def worked_out(given: Sequence[str], values: Collection[float]) -> set[str]:
