@@ -245,7 +245,7 @@ def test_an_answer_that_works_out_its_own_sum_is_checked_by_the_calculator(tmp_p
     assert result.finished and result.answer == "The sum is 100."
 
 
-def test_a_checked_answer_that_still_states_an_unshown_number_ends_unverified(tmp_path: Path) -> None:
+def test_a_checked_answer_that_still_states_an_unshown_number_gives_way_to_the_tools_number(tmp_path: Path) -> None:
     from autoagent.tools import calculator
 
     (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
@@ -256,8 +256,9 @@ def test_a_checked_answer_that_still_states_an_unshown_number_ends_unverified(tm
     result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
 
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.REJECTED,
-                                                     StepKind.REJECTED]
-    assert result.stop_reason is StopReason.UNVERIFIED  # checked once, then told once, then the run ends
+                                                     StepKind.FINISH]
+    # checked once, then told once; the finish prompt miswriting the calculator's number again, the number stands
+    assert result.finished and result.answer == "100"
 
 
 def test_claimed_calculations_are_the_arithmetic_an_answer_works_out() -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
-from ..steps import Step, StepKind
+from ..steps import Step, StepKind, StopReason
 from .verify import (
     Objection,
     answer_from_observations,
@@ -112,6 +112,9 @@ class Referee:
         objection = object_to_finish(turn.task, steps, self.raised)
         answer = draft() if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
+        result = answer_from_observations(steps)
+        if objection is not None and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result):
+            return None, result  # the finish prompt miswrote a tool's number twice ("759.5" for 754.5): the number
         if objection is not None:
             self.raised.add(objection.template)
         return objection, answer
