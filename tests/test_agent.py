@@ -307,6 +307,20 @@ def test_a_tool_named_finish_is_refused() -> None:
         AutoGPT(llm=ScriptedChatModel(replies=[]), tools=[finish_tool])
 
 
+def test_the_argument_schemas_words_echoed_into_a_call_are_dropped() -> None:
+    @tool
+    def label(type: str) -> str:
+        """Label a type."""
+        return f"a {type}"
+
+    replies = ['{"thought": "t", "action": {"name": "calculator", "args": {"expression": "2+2", "type": "string"}}}',
+               act("label", type="cat"), act("FINISH"), "4"]
+    agent = AutoGPT(llm=ScriptedChatModel(replies=replies), tools=[calculator, label])
+    run = agent.execute("2+2")
+    assert run.steps[0].observation == "4" and run.steps[0].action.args == {"expression": "2+2"}  # type: ignore
+    assert run.steps[1].observation == "a cat"  # a tool's own argument named like a schema word is kept
+
+
 def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() -> None:
     @tool
     def today() -> str:

@@ -23,6 +23,7 @@ from .time_limit import TimeLimitExceeded, call_with_time_limit
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
 
+SCHEMA_WORDS = {"type", "title", "description", "default"}  # JSON-schema keys a small model copies into a call
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)  # a tool written as a call: name(args)
 _QUOTED = re.compile(r"""["']([^"']*)["']""")  # its one argument, quoted
 
@@ -111,7 +112,15 @@ class Toolbox:
 
     def meant(self, action: Action) -> Action:
         """The action the model meant: an argument written as a whole call of another tool
-        (`calculator {"expression": "current_datetime()"}`) is that call; else `action` itself."""
+        (`calculator {"expression": "current_datetime()"}`) is that call; the argument schema's own words beside
+        the arguments (`{"expression": "2+2", "type": "string"}`, the schema's shape echoed) are dropped; else
+        `action` itself."""
+        tool = self.find(action.name)
+        if tool is not None:
+            echoed = (set(action.args) & SCHEMA_WORDS) - set(self.args_schema(tool.name).get("properties", {}))
+            if echoed and set(action.args) - echoed:
+                kept = {key: value for key, value in action.args.items() if key not in echoed}
+                action = action.model_copy(update={"args": kept})
         for value in action.args.values():
             match = _CALL.fullmatch(value) if isinstance(value, str) else None
             tool = self.find(match[1]) if match else None
