@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import tool
 
 from autoagent.errors import ConfigurationError, ModelUnavailableError
 from autoagent.llm import default_model_spec, load_chat_model, local
@@ -204,6 +205,20 @@ def test_response_format_and_seed_pass_through(fake_llama: list[FakeLlama]) -> N
     model.invoke("hi", response_format=schema)
     call = fake_llama[0].calls[0]
     assert call["response_format"] == schema and call["seed"] == 7
+
+
+def test_with_tools_bound_a_reply_stops_where_a_second_call_written_as_text_would_begin(
+    fake_llama: list[FakeLlama],
+) -> None:
+    @tool
+    def calculator(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        return expression
+
+    ChatLocalLlama(model_path="/m/fake.gguf").bind_tools([calculator]).invoke("2+2?", stop=["\n\n\n"])
+    assert fake_llama[0].calls[0]["stop"] == ["\n\n\n", "}\n{", "}\n\n{"]
+    ChatLocalLlama(model_path="/m/fake.gguf").invoke("hi")
+    assert fake_llama[0].calls[1]["stop"] == []  # no tools, no such stops
 
 
 def test_instances_share_one_loaded_model(fake_llama: list[FakeLlama]) -> None:

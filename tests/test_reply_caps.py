@@ -226,3 +226,5 @@ def test_a_tool_call_written_as_text_by_the_server_is_read_as_a_call(fake_openai
     assert [(call["name"], call["args"]) for call in reply.tool_calls] == [("calculator", {"expression": "2+2"})]
     other = invoke_model(model, [HumanMessage("hi")], Usage())
     assert isinstance(other, AIMessage) and other.tool_calls == [] and other.text == "no call here"
+    # one call a reply: the server stops where a second call written as text would begin
+    assert all(request.body["stop"] == ["}\n{", "}\n\n{"] for request in fake_openai.chat_requests)

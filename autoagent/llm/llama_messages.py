@@ -12,6 +12,11 @@ from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMe
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.messages.tool import ToolCall
 
+# Where a second tool call written as text begins: a small model that wrote one call goes on writing more (the
+# calculator again, then final_answer, over and over) until its cap cuts the reply. Generation stops there, which
+# costs the first call only its closing brace, put back by the lenient parse below.
+TEXT_CALL_STOPS = ["}\n{", "}\n\n{"]
+
 
 def tool_calls_in_text(text: str, names: set[str]) -> list[ToolCall]:
     """Tool calls a model wrote as text (`{"name": ..., "arguments": {...}}`, fenced or in <tool_call> tags),

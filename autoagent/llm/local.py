@@ -24,7 +24,7 @@ from langchain_core.runnables import Runnable
 from pydantic import Field, field_validator
 
 from autoagent.errors import ModelUnavailableError
-from autoagent.llm.llama_messages import to_chat_messages, tool_calls_in_text, usage_metadata
+from autoagent.llm.llama_messages import TEXT_CALL_STOPS, to_chat_messages, tool_calls_in_text, usage_metadata
 from autoagent.llm.prefix_cache import PrefixSnapshots, prompt_key
 from autoagent.llm.weights import INSTALL_HINT
 
@@ -133,6 +133,8 @@ class ChatLocalLlama(BaseChatModel):
         if self.seed is not None:
             params["seed"] = self.seed
         params.update(kwargs)
+        if params.get("tools"):  # calls come back as text: one call a reply, not a run of them to the cap
+            params["stop"] = [*params["stop"], *TEXT_CALL_STOPS]
         return params
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Runnable[Any, AIMessage]:

@@ -16,6 +16,8 @@ from langchain_core.runnables import Runnable
 from langchain_openai import ChatOpenAI
 from pydantic import PrivateAttr
 
+from autoagent.llm.llama_messages import TEXT_CALL_STOPS
+
 # How a schema is asked for, tried in this order: OpenAI's form (vLLM, Ollama, llama.cpp's llama-server), then
 # llama-cpp-python's server's (which answers the first with a 500), then none (the reply runs free).
 SCHEMA_FORMS = ("json_schema", "json_object", "none")
@@ -39,6 +41,8 @@ class ChatOpenAICompatible(ChatOpenAI):
     ) -> dict[str, Any]:
         """The request body, with `max_tokens` beside `max_completion_tokens` and the schema in the server's form."""
         payload: dict[str, Any] = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if payload.get("tools"):  # a small model's calls may come back as text: one call a reply (see TEXT_CALL_STOPS)
+            payload["stop"] = [*(payload.get("stop") or []), *TEXT_CALL_STOPS][:4]  # OpenAI's API takes four at most
         if payload.get("max_completion_tokens") is not None:
             payload.setdefault("max_tokens", payload["max_completion_tokens"])
         extra = payload.get("extra_body")
