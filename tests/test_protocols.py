@@ -79,6 +79,15 @@ def test_missing_argument_is_named_then_computed_by_the_model() -> None:
     assert isinstance(llm.calls[0][0], SystemMessage) and "final_answer" in llm.calls[0][0].text
 
 
+def test_a_finish_sent_back_is_replayed_to_the_model_as_its_final_answer_call() -> None:
+    agent, llm = agent_with("tools", call("final_answer", "c1", answer="42"),
+                            call("calculator", "c2", expression="6*7"), call("final_answer", "c3", answer="42"))
+    run = agent.execute("What is 6*7?")
+    assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
+    replayed = [message for message in llm.calls[1] if isinstance(message, AIMessage)]
+    assert [tool_call["name"] for tool_call in replayed[0].tool_calls] == ["final_answer"]  # not our FINISH
+
+
 def test_reply_without_a_tool_call_is_reported_back() -> None:
     agent, llm = agent_with("tools", AIMessage("I think the answer is 42."), call("calculator", expression="6*7"),
                             call("final_answer", answer="42"))

@@ -91,7 +91,8 @@ class ToolCallingProtocol(Protocol):
         action = step.action
         if action is None or not action.call_id:  # a reply without a tool call, and what we said to it
             return [AIMessage(step.reply), HumanMessage(step.observation)]
-        call = {"name": action.name, "args": action.args, "id": action.call_id, "type": "tool_call"}
+        name = FINAL_ANSWER if action.name == FINISH else action.name  # as the model called it: FINISH is ours
+        call = {"name": name, "args": action.args, "id": action.call_id, "type": "tool_call"}
         return [AIMessage(step.reply, tool_calls=[call]), ToolMessage(step.observation, tool_call_id=action.call_id)]
 
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
