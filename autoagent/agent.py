@@ -254,11 +254,11 @@ class AutoGPT(RunLifecycle):
         decision = self.protocol.decide(finishing) if finishing is not None else None
         carried = self.protocol.final_answer(decision) if decision else None
         if carried:
-            return usable_answer(carried, steps)
+            return usable_answer(carried, steps, task=task)
         prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
                                short_term_memory=memory.tool_results().render(self.prompts))
         answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
-        return usable_answer(answer, steps, scaffold=self._finish.template)
+        return usable_answer(answer, steps, scaffold=self._finish.template, task=task)
 
     def _recall(self, task: str) -> str:
         """Long-term memories relevant to `task` (once per run: the task does not change), or the

@@ -442,3 +442,12 @@ def test_a_file_name_the_task_gives_is_used_only_as_a_place_not_as_text_written(
     assert unused_mentions("Rename draft.txt to final.txt.", [wrote]) == ["draft.txt"]
     assert unused_mentions("Rename draft.txt to final.txt.", [moved]) == []
     assert unused_mentions("Look up draft.txt.", [searched]) == []
+
+
+def test_an_answer_that_writes_out_a_call_or_copies_the_task_gives_way_to_the_result() -> None:
+    step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="calculator", args={"expression": "342/3"})), "114", success=True)
+    for written in ('calculator\nAction: {"expression": "342/3"}', 'calculator({"expression": "342/3"})',
+                    "calculator", "What is 342 / 3?"):
+        assert usable_answer(written, [step], task="What is 342 / 3?") == "114", written
+    assert usable_answer("The calculator says 114.", [step], task="What is 342 / 3?") == "The calculator says 114."

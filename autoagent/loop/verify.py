@@ -32,6 +32,8 @@ _NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "cu
                       "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
 _RELATIVE_DAY = re.compile(r"\b(?:tomorrow|yesterday)\b|大后天|后天|明天|昨天|前天", re.I)
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
+_ACTION_LINE = re.compile(r"^\s*Action(?:\s+Input)?\s*:", re.M | re.I)  # a ReAct action line, copied into an answer
+_WRITTEN_CALL = re.compile(r"([A-Za-z_]\w*)\s*(?:\(.*\)|\{.*\})?", re.S)  # a tool's name, maybe with its arguments
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
 # dot), "then", "and".
@@ -303,13 +305,31 @@ def answer_from_observations(steps: Sequence[Step]) -> str:
     return unfenced(good[-1].observation).strip() if good else ""
 
 
-def usable_answer(text: str, steps: Sequence[Step], scaffold: str = "") -> str:
-    """`text` when it is an answer; else (empty, format JSON, a fence's note copied from a tool result, or a
-    sentence copied whole from `scaffold`, the prompt's own words) the last good observation."""
+def usable_answer(text: str, steps: Sequence[Step], scaffold: str = "", task: str = "") -> str:
+    """`text` when it is an answer; else (empty, format JSON, a call written out, a fence's note copied from a
+    tool result, a sentence copied whole from `scaffold`, the prompt's own words, or the `task` itself) the last
+    good observation."""
     text = text.strip()
     tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
-    copied = len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold
-    if text and not is_format_json(text) and not any(tag in text for tag in tags) and not copied:
+    copied = (len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold) or (
+        bool(task) and _words(text) == _words(task.strip().split("\n\n")[0]))
+    tools = {step.action.name for step in ran(steps) if step.action is not None}
+    if text and not is_format_json(text) and not writes_a_call(text, tools) and not any(tag in text for tag in tags) \
+            and not copied:
         return text
     return answer_from_observations(steps)
+
+
+def writes_a_call(text: str, tools: Collection[str]) -> bool:
+    """True when `text` is a tool call written out, not an answer: an "Action:" line anywhere, or a tool's name
+    alone or with its arguments ("current_datetime", "read_file({"path": "config.txt"})")."""
+    if _ACTION_LINE.search(text):
+        return True
+    call = _WRITTEN_CALL.fullmatch(text.strip())
+    return call is not None and call.group(1) in tools
+
+
+def _words(text: str) -> str:
+    """`text` compared as words: case, blanks and end punctuation aside."""
+    return " ".join(text.lower().split()).rstrip("。.?\uff1f!\uff01")
 
