@@ -321,6 +321,17 @@ def test_the_argument_schemas_words_echoed_into_a_call_are_dropped() -> None:
     assert run.steps[1].observation == "a cat"  # a tool's own argument named like a schema word is kept
 
 
+def test_schema_words_alone_in_a_call_of_a_tool_that_takes_none_are_dropped() -> None:
+    @tool
+    def today() -> str:
+        """Today's date."""
+        return "2026-12-01"
+
+    replies = ['{"thought": "t", "action": {"name": "today", "args": {"properties": {}}}}', act("FINISH"), "ok"]
+    run = AutoGPT(llm=ScriptedChatModel(replies=replies), tools=[today]).execute("What is today's date?")
+    assert run.steps[0].observation == "2026-12-01"
+
+
 def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() -> None:
     @tool
     def today() -> str:

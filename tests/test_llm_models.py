@@ -292,7 +292,9 @@ def test_tool_calls_written_as_text_are_recovered() -> None:
     [call] = tool_calls_in_text(fenced, names)
     assert call["name"] == "calculator" and call["args"] == {"expression": "2*3"} and call["id"].startswith("call_")
     assert tool_calls_in_text(tagged, names)[0]["args"] == {"expression": "tomorrow"}
-    assert tool_calls_in_text('{"name": "shell", "arguments": {}}', names) == []  # not a bound tool
+    # a call's shape to a tool that is not bound is still a call: the toolbox names the tools there are
+    assert [call["name"] for call in tool_calls_in_text('{"name": "shell", "arguments": {}}', names)] == ["shell"]
+    assert tool_calls_in_text('{"name": "Ada", "age": 36}', names) == []  # a record, not a call
     assert tool_calls_in_text("The answer is 6.", names) == []
     echoed = '{"name": "calculator", "arguments": {"type": "object", "expression": "2*3"}}'
     assert tool_calls_in_text(echoed, names)[0]["args"] == {"expression": "2*3"}

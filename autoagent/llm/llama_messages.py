@@ -20,14 +20,19 @@ TEXT_CALL_STOPS = ["}\n{", "}\n\n{"]
 
 def tool_calls_in_text(text: str, names: set[str]) -> list[ToolCall]:
     """Tool calls a model wrote as text (`{"name": ..., "arguments": {...}}`, fenced or in <tool_call> tags),
-    as llama.cpp returns them for Qwen; only calls to a bound tool count."""
+    as llama.cpp returns them for Qwen: objects naming a bound tool, and call-shaped ones (with "arguments")
+    naming any other."""
     import json_repair
 
     found = json_repair.loads(text.replace("<tool_call>", "").replace("</tool_call>", "")) if text.strip() else ""
     candidates = found if isinstance(found, list) else [found]
     calls = []
     for candidate in candidates:
-        if not isinstance(candidate, dict) or candidate.get("name") not in names:
+        if not isinstance(candidate, dict) or not isinstance(candidate.get("name"), str):
+            continue
+        # a call to a tool that is not bound still counts when it has a call's shape: the toolbox then names the
+        # tools there are ("rename_file" is no tool; move_file is), where no call at all would teach nothing
+        if candidate["name"] not in names and not any(key in candidate for key in ("arguments", "parameters")):
             continue
         args: Any = next((candidate[key] for key in ("arguments", "parameters", "args") if key in candidate), {})
         if isinstance(args, str):

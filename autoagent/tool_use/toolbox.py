@@ -23,7 +23,8 @@ from .time_limit import TimeLimitExceeded, call_with_time_limit
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
 
-SCHEMA_WORDS = {"type", "title", "description", "default"}  # JSON-schema keys a small model copies into a call
+# JSON-schema keys a small model copies into a call
+SCHEMA_WORDS = {"type", "title", "description", "default", "properties", "required"}
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)  # a tool written as a call: name(args)
 _QUOTED = re.compile(r"""["']([^"']*)["']""")  # its one argument, quoted
 
@@ -117,8 +118,9 @@ class Toolbox:
         `action` itself."""
         tool = self.find(action.name)
         if tool is not None:
-            echoed = (set(action.args) & SCHEMA_WORDS) - set(self.args_schema(tool.name).get("properties", {}))
-            if echoed and set(action.args) - echoed:
+            takes = set(self.args_schema(tool.name).get("properties", {}))
+            echoed = (set(action.args) & SCHEMA_WORDS) - takes
+            if echoed and (set(action.args) - echoed or not takes):  # beside real arguments, or for a tool of none
                 kept = {key: value for key, value in action.args.items() if key not in echoed}
                 action = action.model_copy(update={"args": kept})
         for value in action.args.values():
