@@ -141,6 +141,17 @@ def test_a_finish_that_leaves_a_given_number_or_file_unused_is_sent_back_once(tm
     assert (tmp_path / "result.txt").read_text() == "4140" and result.finished
 
 
+def test_a_second_finish_that_still_leaves_a_given_unused_ends_the_run_unverified(tmp_path: Path) -> None:
+    agent, _ = agent_with(act("multiply", a=345, b=12), act("FINISH"), act("FINISH"), "It is 4140.",
+                          tools=[multiply, *file_tools(tmp_path)])
+
+    result = agent.execute("Compute 345 * 12 and write the result into a file named result.txt.")
+
+    assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
+    assert result.describe_stop().endswith("the task gives result.txt, which no step used")
+    assert result.answer == "It is 4140."  # the best answer the results allow is still given
+
+
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15", "2480"]

@@ -113,7 +113,8 @@ class Referee:
         answer = draft() if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         result = answer_from_observations(steps)
-        if objection is not None and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result):
+        if objection is not None and objection.template == "ungrounded_answer" \
+                and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result):
             return None, result  # the finish prompt miswrote a tool's number twice ("759.5" for 754.5): the number
         if objection is not None:
             self.raised.add(objection.template)

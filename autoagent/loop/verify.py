@@ -60,6 +60,8 @@ class Objection:
         """Why the run ended, for people (empty when it goes on)."""
         if self.ends is StopReason.STEP_FAILED:
             return "the model finished, but no tool it ran succeeded"
+        if self.ends is StopReason.UNVERIFIED and self.template == "unused_mentions":
+            return f"the task gives {self.variables.get('items', '')}, which no step used"
         if self.ends is StopReason.UNVERIFIED:
             return self.variables.get("items", "")
         return ""
@@ -73,7 +75,8 @@ def ran(steps: Sequence[Step]) -> list[Step]:
 def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
     """Why finishing now is not earned, each reason said once a run (`raised`: the ones already said): no tool
     has succeeded; the tool just run failed; a number or file name the task gives was never used. A finish after
-    that stands, except when tools ran and none succeeded: then the task was plainly not done."""
+    that stands, except when tools ran and none succeeded, or something the task gives is still unused: then the
+    task was plainly not done, and the run ends unfinished."""
     actions = ran(steps)
     succeeded = [step for step in actions if step.success]
     if not succeeded:
@@ -83,8 +86,9 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
     if not actions[-1].success and steps[-1].kind is StepKind.ACTION and "failed_finish" not in raised:
         return Objection("failed_finish", {"number": str(actions[-1].number)})
     unused = unused_mentions(task, succeeded)
-    if unused and "unused_mentions" not in raised:
-        return Objection("unused_mentions", {"items": ", ".join(unused)})
+    if unused:  # said once; a second finish leaving it unused ends the run unfinished, not "finished"
+        ends = StopReason.UNVERIFIED if "unused_mentions" in raised else None
+        return Objection("unused_mentions", {"items": ", ".join(unused)}, ends=ends)
     return None
 
 
