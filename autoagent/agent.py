@@ -20,13 +20,14 @@ from langchain_core.tools import BaseTool
 from .errors import AutoAgentError
 from .events import RunObserver
 from .llm.reply_caps import ReplyCaps, ensure_whole
+from .loop.answers import answer_from_observations, as_finish, echoes_result, usable_answer
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard, insists
 from .loop.metering import Meter
 from .loop.referee import Lead, Referee
-from .loop.verify import answer_from_observations, as_finish, echoes_result, ungrounded_numbers, usable_answer
+from .loop.verify import ungrounded_numbers
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt
 from .protocols import Turn, make_protocol

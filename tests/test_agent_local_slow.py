@@ -14,7 +14,7 @@ import pytest
 
 from autoagent import AutoGPT, PlanAndExecute
 from autoagent.llm.local import ChatLocalLlama
-from autoagent.loop.verify import is_format_json
+from autoagent.loop.answers import is_format_json
 from autoagent.steps import RunResult, StepKind
 from autoagent.tools import default_tools
 

@@ -11,14 +11,13 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.loop.answers import is_format_json, usable_answer
 from autoagent.loop.verify import (
     claimed_calculation,
     clause_of,
-    is_format_json,
     mentions,
     next_clause,
     unused_mentions,
-    usable_answer,
     worked_out,
 )
 from autoagent.reply import Action, Thought, ThoughtAndAction

@@ -10,9 +10,9 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
+from .answers import answer_from_observations
 from .verify import (
     Objection,
-    answer_from_observations,
     claimed_calculation,
     clause_of,
     is_folder,

@@ -1,5 +1,5 @@
-"""A run earns "finished": a finish that no result supports is sent back, a rewrite of a file the run already
-wrote is questioned, and an answer that is only the reply format's JSON is replaced by what the tools observed."""
+"""A run earns "finished": a finish that no result supports is sent back, and a rewrite of a file the run already
+wrote is questioned (what counts as an answer at all is in answers.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,12 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-import json_repair
-
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
-from ..reply import FINISH, Action, ThoughtAndAction
+from ..reply import Action
 from ..steps import Step, StepKind, StopReason
-from ..tool_use.fence import fence_tags, unfenced
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
-FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
@@ -31,10 +27,6 @@ _NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "cu
                       "root", "its", "my", "your", "our", "their", "each", "every", "which", "what", "any", "one",
                       "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
 _RELATIVE_DAY = re.compile(r"\b(?:tomorrow|yesterday)\b|大后天|后天|明天|昨天|前天", re.I)
-_ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
-_ACTION_LINE = re.compile(r"^\s*Action(?:\s+Input)?\s*:", re.M | re.I)  # a ReAct action line, copied into an answer
-_WRITTEN_CALL = re.compile(r"([A-Za-z_]\w*)\s*(?:\(.*\)|\{.*\})?", re.S)  # a tool's name, maybe with its arguments
-_FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
 # dot), "then", "and".
 _CLAUSE_BREAK = re.compile(
@@ -42,7 +34,6 @@ _CLAUSE_BREAK = re.compile(
 )
 _UNQUOTABLE = re.compile(r"[\"'\\\n]")
 CLAUSE_CHARS = 120
-MIN_COPIED_CHARS = 12  # an answer this long found whole in the prompt's own words is a copy of them
 _OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
 _CLAIM = re.compile(rf"({_OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{_OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
 
@@ -266,74 +257,3 @@ def _target(action: Action) -> str | None:
         if isinstance(value, str) and value.strip():
             return value.strip().lstrip("./")
     return None
-
-
-def is_format_json(text: str) -> bool:
-    """True when `text` is the reply format (its JSON, an action line, a step copied), not an answer for people."""
-    stripped = _FENCE.sub("", text.strip()).strip()
-    if _ECHO.match(stripped):
-        return True
-    if not stripped.startswith("{"):
-        return False
-    try:
-        data = json_repair.loads(stripped)
-    except (ValueError, RecursionError):
-        return False
-    if isinstance(data, list):
-        data = next((item for item in data if isinstance(item, dict)), {})
-    return isinstance(data, dict) and bool(FORMAT_KEYS & set(data))
-
-
-def echoes_result(action: Action, steps: Sequence[Step]) -> bool:
-    """True when the one argument of `action` only restates the last good result (calculator("7006669") right
-    after 7006669): a small model's way of saying it is done, taken as a finish."""
-    last = _plain(answer_from_observations(steps))
-    values = list(action.args.values())
-    return bool(last) and len(values) == 1 and isinstance(values[0], (str, int, float)) \
-        and not isinstance(values[0], bool) and _plain(str(values[0])) == last
-
-
-def _plain(text: str) -> str:
-    """A value as compared with a result: no blanks around it, no thousands separators."""
-    return text.strip().replace(",", "")
-
-
-def as_finish(decision: ThoughtAndAction) -> ThoughtAndAction:
-    """`decision` with its action taken as FINISH (its thought kept), for a call that says the task is done."""
-    return decision.model_copy(update={"action": Action(name=FINISH, args={})})
-
-
-def answer_from_observations(steps: Sequence[Step]) -> str:
-    """The last successful tool observation: what the run found, when no answer could be written."""
-    good = [step for step in ran(steps) if step.success and step.observation.strip()]
-    return unfenced(good[-1].observation).strip() if good else ""
-
-
-def usable_answer(text: str, steps: Sequence[Step], scaffold: str = "", task: str = "") -> str:
-    """`text` when it is an answer; else (empty, format JSON, a call written out, a fence's note copied from a
-    tool result, a sentence copied whole from `scaffold`, the prompt's own words, or the `task` itself) the last
-    good observation."""
-    text = text.strip()
-    tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
-    copied = (len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold) or (
-        bool(task) and _words(text) == _words(task.strip().split("\n\n")[0]))
-    tools = {step.action.name for step in ran(steps) if step.action is not None}
-    if text and not is_format_json(text) and not writes_a_call(text, tools) and not any(tag in text for tag in tags) \
-            and not copied:
-        return text
-    return answer_from_observations(steps)
-
-
-def writes_a_call(text: str, tools: Collection[str]) -> bool:
-    """True when `text` is a tool call written out, not an answer: an "Action:" line anywhere, or a tool's name
-    alone or with its arguments ("current_datetime", "read_file({"path": "config.txt"})")."""
-    if _ACTION_LINE.search(text):
-        return True
-    call = _WRITTEN_CALL.fullmatch(text.strip())
-    return call is not None and call.group(1) in tools
-
-
-def _words(text: str) -> str:
-    """`text` compared as words: case, blanks and end punctuation aside."""
-    return " ".join(text.lower().split()).rstrip("。.?\uff1f!\uff01")
-
