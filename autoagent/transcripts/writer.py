@@ -29,9 +29,16 @@ LOCK_SUFFIX = ".lock"  # beside the transcript: held by the process running or r
 USAGE_FIELDS = ("calls", "input_tokens", "output_tokens", "estimated", "cost_usd")
 
 
+_GIVEN: set[str] = set()  # the run ids this process handed out
+
+
 def new_run_id() -> str:
     """A sortable, unique run id: UTC time and four random hex digits, e.g. `20261129-134512-3f9a`."""
-    return f"{datetime.now(timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+    while True:  # four hex digits collide within a second (1 in 50 for 50 runs): never the same id twice here
+        run_id = f"{datetime.now(timezone.utc):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+        if run_id not in _GIVEN:
+            _GIVEN.add(run_id)
+            return run_id
 
 
 def runs_dir() -> Path:
