@@ -39,6 +39,18 @@ def explode(reason: str) -> str:
     raise RuntimeError(f"boom: {reason}")
 
 
+def hold_schemas(monkeypatch: pytest.MonkeyPatch, llm: ScriptedChatModel) -> list[dict[str, object]]:
+    """Record every schema a reply is held to, answering from `llm` as if held."""
+    held: list[dict[str, object]] = []
+
+    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
+        held.append(schema)
+        return RunnableLambda(lambda messages: llm.invoke(messages))
+
+    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    return held
+
+
 def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(replies))
     return AutoGPT(llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
@@ -294,13 +306,7 @@ def test_the_clause_of_a_mention_is_the_part_of_the_task_that_gives_it() -> None
 def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
     replies = [act("multiply", a=6, b=7), act("multiply", a=42, b=5), act("FINISH"), "It is 210."]
     llm = ScriptedChatModel(replies=replies)
-    held: list[dict[str, object]] = []
-
-    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
-        held.append(schema)
-        return RunnableLambda(lambda messages: llm.invoke(messages))
-
-    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    held = hold_schemas(monkeypatch, llm)
     agent = AutoGPT(llm=llm, tools=[multiply], compact_thoughts=True)
     agent.execute("Multiply 6 by 7, then add 5 to the product.")
     led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
@@ -387,13 +393,7 @@ def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_th
     replies = [act("write_file", path="draft.txt", content="final.txt"),
                act("move_file", source="draft.txt", destination="final.txt"), act("FINISH"), "Renamed it."]
     llm = ScriptedChatModel(replies=replies)
-    held: list[dict[str, object]] = []
-
-    def bind(model: object, schema: dict[str, object]) -> RunnableLambda:
-        held.append(schema)
-        return RunnableLambda(lambda messages: llm.invoke(messages))
-
-    monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
+    held = hold_schemas(monkeypatch, llm)
     agent = AutoGPT(llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
     result = agent.execute("Rename draft.txt to final.txt.")
 
