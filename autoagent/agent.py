@@ -211,24 +211,25 @@ class AutoGPT(RunLifecycle):
         self, number: int, reply: str, decision: ThoughtAndAction, turn: Turn, steps: Sequence[Step],
         referee: Referee, events: RunObserver, callbacks: Callbacks, draft: Callable[[], str],
     ) -> StepOutcome:
-        """A finish, taken only when earned: else sent back with the referee's note (or a drafted answer's own
-        arithmetic worked out by the calculator), or the run ends unfinished when the model was already told."""
+        """A finish, taken only when earned: else sent back with the referee's note (or the arithmetic a drafted
+        answer or the request's units rest on worked out by the calculator), or the run ends unfinished when the
+        model was already told."""
         objection, answer = referee.review_finish(turn, steps, draft)
         if objection is None:
             return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
-        expression = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
-        if expression is not None:
-            return self._check_calculation(number, reply, expression, events, callbacks)
+        check = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
+        if check is not None:
+            return self._check_calculation(number, reply, *check, events, callbacks)
         kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
         return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
                            objection.detail)
 
     def _check_calculation(
-        self, number: int, reply: str, expression: str, events: RunObserver, callbacks: Callbacks
+        self, number: int, reply: str, expression: str, thought_text: str, events: RunObserver, callbacks: Callbacks
     ) -> StepOutcome:
-        """A step the agent takes itself: the calculator works out what a drafted answer computed in its head, so
-        the next answer rests on a tool's result."""
-        thought = Thought(text=self.prompts.render("check_calculation", expression=expression).strip())
+        """A step the agent takes itself: the calculator works out what a drafted answer computed in its head (or
+        what the request's units give), so the next answer rests on a tool's result."""
+        thought = Thought(text=thought_text.strip())
         argument = next(iter(self.toolbox.args_schema(CHECKER).get("properties", {})), "expression")
         decision = ThoughtAndAction(thought=thought, action=Action(name=CHECKER, args={argument: expression}))
         events.on_tool_start(decision.action, decision)

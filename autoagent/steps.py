@@ -41,7 +41,7 @@ class StopReason(str, Enum):
             StopReason.LOOP_DETECTED: "loop detected: the model kept repeating the same action",
             StopReason.UNPARSEABLE: "the model's replies could not be parsed",
             StopReason.STEP_FAILED: "a step failed",
-            StopReason.UNVERIFIED: "the answer states what no tool result shows",
+            StopReason.UNVERIFIED: "the answer was not verified",
             StopReason.BUDGET: "a budget was spent",
             StopReason.ERROR: "the model or a service it needs failed",
             StopReason.INTERRUPTED: "the run was interrupted",

@@ -245,7 +245,7 @@ def test_a_second_answer_no_tool_result_supports_ends_the_run_unverified(tmp_pat
     result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
 
     assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
-    assert result.describe_stop() == "the answer states what no tool result shows: 110"
+    assert result.describe_stop() == "the answer was not verified: it states what no tool result shows: 110"
     assert result.answer == "The sum is 110."
 
 

@@ -11,6 +11,7 @@ from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .answers import answer_from_observations
+from .units import object_to_units
 from .verify import (
     Objection,
     claimed_calculation,
@@ -50,6 +51,7 @@ class Referee:
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
+        self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
@@ -112,25 +114,37 @@ class Referee:
         objection = object_to_finish(turn.task, steps, self.raised)
         answer = draft() if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
+        objection = objection or object_to_units(answer, turn.task, self.raised)
         result = answer_from_observations(steps)
-        if objection is not None and objection.template == "ungrounded_answer" \
-                and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result):
-            return None, result  # the finish prompt miswrote a tool's number twice ("759.5" for 754.5): the number
+        if objection is not None and objection.template in ("ungrounded_answer", "unit_mismatch") \
+                and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result) \
+                and object_to_units(result, turn.task, ()) is None:
+            # the finish prompt miswrote a tool's number twice ("759.5" for 754.5), or wrote another result than
+            # the last, which fits the units: the number
+            return None, result
         if objection is not None:
             self.raised.add(objection.template)
         return objection, answer
 
-    def calculation_to_check(self, objection: Objection | None, answer: str) -> str | None:
-        """The arithmetic a drafted answer works out in its own words ("12 + 30 + 58 = 110"), when that answer was
-        sent back for a number no tool showed: a tool works it out instead (once a run), and the objection counts
-        as not yet made, so the next draft, from the tool's result, is judged afresh."""
-        if objection is None or objection.template != "ungrounded_answer" or objection.ends or self.checked:
+    def calculation_to_check(self, objection: Objection | None, answer: str) -> tuple[str, str] | None:
+        """The arithmetic a drafted answer should rest on, and the thought of a step that works it out with a tool
+        (once a run each): the arithmetic the answer works out in its own words ("12 + 30 + 58 = 110"), when it was
+        sent back for a number no tool showed (the objection then counts as not yet made, so the next draft, from
+        the tool's result, is judged afresh); the arithmetic the request's units give ("9 * 86400" for the
+        seconds in 9 days), when the answer did not fit them (a second answer that does not is not taken)."""
+        if objection is None or objection.ends:
+            return None
+        if objection.template == "unit_mismatch" and objection.variables["expression"] and not self.converted:
+            self.converted = True
+            return objection.variables["expression"], self.prompts.render("check_units", **objection.variables)
+        if objection.template != "ungrounded_answer" or self.checked:
             return None
         expression = claimed_calculation(answer)
-        if expression is not None:
-            self.checked = True
-            self.raised.discard(objection.template)
-        return expression
+        if expression is None:
+            return None
+        self.checked = True
+        self.raised.discard(objection.template)
+        return expression, self.prompts.render("check_calculation", expression=expression)
 
     def review_action(self, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
         """An objection to running `action` (a rewrite of a file this run just wrote), or None."""

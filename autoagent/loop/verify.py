@@ -53,6 +53,8 @@ class Objection:
             return "the model finished, but no tool it ran succeeded"
         if self.ends is StopReason.UNVERIFIED and self.template == "unused_mentions":
             return f"the task gives {self.variables.get('items', '')}, which no step used"
+        if self.ends is StopReason.UNVERIFIED and self.template == "ungrounded_answer":
+            return f"it states what no tool result shows: {self.variables.get('items', '')}"
         if self.ends is StopReason.UNVERIFIED:
             return self.variables.get("items", "")
         return ""

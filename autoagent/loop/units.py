@@ -1,0 +1,224 @@
+"""The units a request gives and asks for: a final answer must fit them. "How many seconds are there in 9 days?" is
+9 days in seconds, not 3600 * 9; "342 km in 3 hours ... in km per hour" is 342 km / 3 hours, not 342 * 3.
+
+Dimensional analysis with pint, and only where it settles the matter: every number of the request carries a unit
+people use (a bare number may be a count that multiplies), one unit is asked for, and exactly one way of combining
+all the quantities, each multiplied or divided once, has that unit's dimension. Anything else is left alone."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from ..steps import StopReason
+from .verify import Objection
+
+if TYPE_CHECKING:
+    from pint import UnitRegistry
+
+# pint's name for a unit, and the words people write for it. A one-letter word counts only after a number or in a
+# rate ("5 m", "km/h"): as a word on its own it is too often something else.
+_WORDS = {
+    "second": ("seconds", "second", "secs", "sec", "s", "秒钟", "秒"),
+    "minute": ("minutes", "minute", "mins", "min", "分钟"),
+    "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时"),
+    "day": ("days", "day", "天"),
+    "week": ("weeks", "week", "个星期", "星期", "周"),
+    "millimeter": ("millimeters", "millimetres", "millimeter", "millimetre", "mm", "毫米"),
+    "centimeter": ("centimeters", "centimetres", "centimeter", "centimetre", "cm", "厘米"),
+    "kilometer": ("kilometers", "kilometres", "kilometer", "kilometre", "km", "公里", "千米"),
+    "meter": ("meters", "metres", "meter", "metre", "m", "米"),
+    "inch": ("inches", "inch"),
+    "foot": ("feet", "foot", "ft"),
+    "yard": ("yards", "yard", "yd"),
+    "mile": ("miles", "mile", "mi"),
+    "milligram": ("milligrams", "milligram", "mg", "毫克"),
+    "kilogram": ("kilograms", "kilogram", "kg", "千克", "公斤"),
+    "gram": ("grams", "gram", "g", "克"),
+    "pound": ("pounds", "pound", "lbs", "lb"),
+    "ounce": ("ounces", "ounce", "oz"),
+    "milliliter": ("milliliters", "millilitres", "milliliter", "millilitre", "ml", "毫升"),
+    "liter": ("liters", "litres", "liter", "litre", "l", "升"),
+}
+_UNIT_OF = {word.lower(): unit for unit, words in _WORDS.items() for word in words}
+_ANY_WORD = "|".join(re.escape(word) for word in sorted(_UNIT_OF, key=len, reverse=True))
+_WORD = rf"(?<![A-Za-z])(?:{_ANY_WORD})(?![A-Za-z])"
+_PER = r"\s*(?:/|\bper\b|\ban?\b|每)\s*"
+_UNIT = rf"(?P<top>{_WORD})(?:{_PER}(?P<bottom>{_WORD}))?"
+_NUMBER = r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![0-9])"
+_QUANTITY = re.compile(rf"(?P<value>{_NUMBER})\s*-?\s*{_UNIT}", re.I)
+_BARE_NUMBER = re.compile(_NUMBER)
+# Where a request names the unit it wants: "how many seconds", "in km per hour?", "to meters.", "多少秒",
+# "每小时多少公里".
+_ASKED = (re.compile(rf"\bhow\s+many\s+{_UNIT}", re.I),
+          re.compile(rf"\b(?:in|into|to)\s+{_UNIT}\s*(?=[?.!,;:\uff1f\u3002\uff0c]|$)", re.I),
+          re.compile(rf"每\s*(?P<bottom>{_WORD})\s*(?:多少|几)\s*(?P<top>{_WORD})", re.I),
+          re.compile(rf"(?:多少|几)\s*{_UNIT}", re.I))
+_ANSWER_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
+MAX_QUANTITIES = 4
+_PLURAL = {"foot": "feet", "inch": "inches"}
+
+
+def _plural(name: str) -> str:
+    """A pint unit's name for more than one ("seconds", "feet")."""
+    return _PLURAL.get(name, name + "s")
+
+
+@dataclass(frozen=True)
+class UnitCheck:
+    """What a request's units settle: the unit asked for (as the request words it), how its quantities give it
+    (in the request's words: "342 km / 3 hours"), the conversions that takes ("1 day = 86400 seconds"), the
+    value that comes out, and the arithmetic that gives it."""
+
+    asked: str
+    way: str
+    factors: tuple[str, ...]
+    value: float
+    expression: str = ""  # the arithmetic that gives the value ("9 * 86400"), for a calculator
+
+    def fits(self, answer: str) -> bool:
+        """Whether `answer` states the value, as written or rounded to the decimals the answer shows."""
+        for match in _ANSWER_NUMBER.finditer(re.sub(r"(?<=\d),(?=\d{3})", "", answer)):
+            stated = float(match.group(0))
+            decimals = len(match.group(1) or "")
+            if abs(stated - self.value) <= 1e-6 * max(1.0, abs(self.value)) or round(self.value, decimals) == stated:
+                return True
+        return False
+
+
+@cache
+def _registry() -> UnitRegistry:
+    from pint import UnitRegistry  # a second to build: only for a request that gives a quantity with a unit
+
+    return UnitRegistry()
+
+
+def _pint_unit(match: re.Match[str]) -> str:
+    """pint's expression for a unit the request writes ("km per hour" gives "kilometer / hour")."""
+    top = _UNIT_OF[match.group("top").lower()]
+    bottom = match.group("bottom")
+    return f"{top} / {_UNIT_OF[bottom.lower()]}" if bottom else top
+
+
+def check_units(task: str) -> UnitCheck | None:
+    """What the units of a task's request (its first paragraph) settle about the answer, or None when they do not
+    settle it (see the module's docstring)."""
+    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
+    quantities = list(_QUANTITY.finditer(request))
+    if not quantities or len(quantities) > MAX_QUANTITIES:
+        return None
+    covered = {index for match in quantities for index in range(*match.span("value"))}
+    if any(number.start() not in covered for number in _BARE_NUMBER.finditer(request)):
+        return None  # a number without a unit may be a count that multiplies
+    asked = [match for pattern in _ASKED for match in pattern.finditer(request) if not _one_letter_alone(match)]
+    asked = [match for match in asked if not any(_within(match, other) for other in asked)]  # 每小时多少公里
+    targets = {_pint_unit(match) for match in asked}
+    if len(targets) != 1:
+        return None
+    return _solve(quantities, targets.pop(), " ".join(asked[0].group(0).split()))
+
+
+def _one_letter_alone(match: re.Match[str]) -> bool:
+    """A unit asked for as a lone one-letter Latin word ("in m."): too often not a unit."""
+    top = match.group("top")
+    return not match.group("bottom") and len(top) == 1 and top.isascii()
+
+
+def _within(match: re.Match[str], other: re.Match[str]) -> bool:
+    """Whether `match` lies inside the longer `other` ("多少公里" in "每小时多少公里")."""
+    return match is not other and other.start() <= match.start() and match.end() <= other.end() \
+        and other.end() - other.start() > match.end() - match.start()
+
+
+def _solve(quantities: list[re.Match[str]], target: str, asked: str) -> UnitCheck | None:
+    """The one way of multiplying and dividing all `quantities` that has `target`'s dimension, or None."""
+    registry = _registry()
+    values = [registry.Quantity(float(match.group("value")), _pint_unit(match)) for match in quantities]
+    wanted = registry.Unit(target)
+    ways = []
+    for signs in itertools.product((1, -1), repeat=len(values)):
+        product = registry.Quantity(1)
+        for one, sign in zip(values, signs, strict=True):
+            product = product * one if sign > 0 else product / one
+        if product.dimensionality == wanted.dimensionality:
+            ways.append((signs, product))
+    if len(ways) != 1 or 1 not in ways[0][0]:
+        return None
+    signs, product = ways[0]
+    value = float(product.to(wanted).magnitude)
+    conversions = _conversions(registry, values, signs, wanted)
+    words = [" ".join(match.group(0).split()) for match in quantities]
+    numbers = [match.group("value") for match in quantities]
+    return UnitCheck(_asked_words(asked), _combined(words, signs), tuple(text for text, _, _ in conversions), value,
+                     _expression(numbers, signs, conversions, value))
+
+
+def _asked_words(asked: str) -> str:
+    """The unit asked for, without the words that ask ("how many seconds" gives "seconds", "每小时多少公里"
+    "公里每小时")."""
+    asked = re.sub(r"^每\s*(.+?)\s*(?:多少|几)\s*(.+)$", r"\2每\1", asked)
+    return re.sub(r"^(?:how\s+many|in|into|to|多少|几)\s*", "", asked, flags=re.I).rstrip("?.!,;:\uff1f\u3002\uff0c ")
+
+
+def _combined(terms: list[str], signs: tuple[int, ...]) -> str:
+    """`terms` multiplied (sign 1) and divided (sign -1): "342 km / 3 hours"."""
+    paired = list(zip(terms, signs, strict=True))
+    return " * ".join(term for term, sign in paired if sign > 0) + "".join(f" / {term}" for term, sign in paired
+                                                                           if sign < 0)
+
+
+def _conversions(registry: UnitRegistry, values: list[Any], signs: tuple[int, ...],
+                 wanted: Any) -> list[tuple[str, float, int]]:
+    """Each conversion from a unit of the request to the unit asked for that the answer takes, as people say it
+    ("1 day = 86400 seconds"), with its factor and the power the combined quantities hold that unit to."""
+    asked = {registry.Unit(name).dimensionality: name for name, _ in registry.Quantity(1, wanted).unit_items()}
+    powers: dict[str, int] = {}
+    for value, sign in zip(values, signs, strict=True):
+        for name, power in value.unit_items():
+            powers[name] = powers.get(name, 0) + sign * int(power)
+    conversions = []
+    for name, power in powers.items():
+        other = asked.get(registry.Unit(name).dimensionality)
+        if power and other is not None and other != name:
+            factor = float(registry.Quantity(1, name).to(other).magnitude)
+            text = f"1 {name} = {factor:g} {_plural(other)}" if factor >= 1 \
+                else f"1 {other} = {1 / factor:g} {_plural(name)}"  # "1 day = 24 hours", not "1 hour = 0.04 days"
+            conversions.append((text, factor, power))
+    return conversions
+
+
+def _expression(numbers: list[str], signs: tuple[int, ...], conversions: list[tuple[str, float, int]],
+                value: float) -> str:
+    """The arithmetic that gives `value` from the request's numbers and the conversions ("9 * 86400", "90 * 1000 /
+    3600"), for a calculator; empty when the written factors do not give the value (a unit cancelled against
+    another of the same kind)."""
+    expression, result = _combined(numbers, signs), 1.0
+    for number, sign in zip(numbers, signs, strict=True):
+        result = result * float(number) if sign > 0 else result / float(number)
+    for _, factor, power in conversions:
+        for _ in range(abs(power)):
+            times = (factor >= 1) == (power > 0)
+            shown = factor if factor >= 1 else 1 / factor
+            expression += f" {'*' if times else '/'} {shown:g}"
+            result = result * shown if times else result / shown
+    return expression if abs(result - value) <= 1e-9 * max(1.0, abs(value)) else ""
+
+
+def object_to_units(answer: str, task: str, raised: Collection[str]) -> Objection | None:
+    """Why a drafted final answer does not fit the units the request gives and asks for (the seconds in 9 days
+    answered with 3600 * 9): the model is shown how the quantities give the unit asked for (and `expression`,
+    the arithmetic, leads its next step), and works it out with a tool. Said once; the second time the run ends
+    unverified."""
+    check = check_units(task)
+    if check is None or check.fits(answer):
+        return None
+    factors = f" ({'; '.join(check.factors)})" if check.factors else ""
+    variables = {"answer": " ".join(answer.split())[:200], "asked": check.asked, "way": check.way,
+                 "factors": factors, "expression": check.expression,
+                 "items": f"it does not give {check.way} in {check.asked}"}
+    ends = StopReason.UNVERIFIED if "unit_mismatch" in raised else None
+    return Objection("unit_mismatch", variables, ends=ends)

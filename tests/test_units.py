@@ -1,0 +1,123 @@
+"""A final answer fits the units a request gives and asks for, where dimensional analysis settles it."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.tools import tool
+
+from autoagent import AutoGPT
+from autoagent.loop.units import check_units
+from autoagent.steps import StepKind, StopReason
+from autoagent.tools import calculator
+
+from .scripted import ScriptedChatModel, act
+
+SETTLED = [  # request, the unit asked for, how its quantities give it, the value
+    ("How many seconds are there in 9 days?", "seconds", "9 days", 777600),
+    ("A train travels 342 km in 3 hours. What is its average speed in km per hour?", "km per hour",
+     "342 km / 3 hours", 114),
+    ("How many minutes are in 2 weeks?", "minutes", "2 weeks", 20160),
+    ("Convert 5 km to meters.", "meters", "5 km", 5000),
+    ("Convert 90 km/h to m/s.", "m/s", "90 km/h", 25),
+    ("A 600 km trip at 80 km per hour takes how many hours?", "hours", "600 km / 80 km per hour", 7.5),
+    ("How far does a car go in 2.5 hours at 60 km/h, in km?", "km", "2.5 hours * 60 km/h", 150),
+    ("I walk 5 km a day for 3 days. How many km do I walk?", "km", "5 km a day * 3 days", 15),
+    ("How many days are in 36 hours?", "days", "36 hours", 1.5),
+    ("How many grams are in 2.5 kg?", "grams", "2.5 kg", 2500),
+    ("How many inches in 3 feet?", "inches", "3 feet", 36),
+    ("How many minutes is 1,440 seconds?", "minutes", "1440 seconds", 24),
+    ("9天有多少秒？", "秒", "9天", 777600),  # noqa: RUF001  (Chinese punctuation, as people write it)
+    ("一辆车3小时行驶了240公里，每小时多少公里？", "公里每小时", "240公里 / 3小时", 80),  # noqa: RUF001
+]
+
+UNSETTLED = [  # the units do not settle the answer: left alone
+    "What is 1234 * 5678 + 17?",
+    "How many minutes do 3 films of 2 hours last?",  # a bare number: a count that multiplies
+    "How many hours are in 3 days and 4 hours?",  # a sum: no product of the quantities is a time
+    "What is 15% of 80 km in km?",
+    "What date is 10 days from today?",  # no unit asked for
+    "Write the number of seconds in 2 hours into a file named s.txt",
+    "How many minutes is 2 hours? Save it to km.txt",  # two units asked for
+    "Read numbers.txt and tell me the sum of the numbers in it.",
+]
+
+
+@pytest.mark.parametrize(("request_", "asked", "way", "value"), SETTLED)
+def test_the_units_a_request_gives_and_asks_for_settle_the_value(request_: str, asked: str, way: str,
+                                                                 value: float) -> None:
+    check = check_units(request_)
+
+    assert check is not None
+    assert (check.asked, check.way) == (asked, way)
+    assert check.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("request_", UNSETTLED)
+def test_units_that_do_not_settle_the_answer_are_left_alone(request_: str) -> None:
+    assert check_units(request_) is None
+
+
+def test_the_conversions_needed_are_named() -> None:
+    assert check_units("How many seconds are there in 9 days?").factors == ("1 day = 86400 seconds",)  # type: ignore[union-attr]
+    assert check_units("How many days are in 36 hours?").factors == ("1 day = 24 hours",)  # type: ignore[union-attr]
+    assert check_units("Convert 90 km/h to m/s.").factors == (  # type: ignore[union-attr]
+        "1 kilometer = 1000 meters", "1 hour = 3600 seconds")
+
+
+def test_an_answer_fits_when_it_states_the_value_as_written_or_rounded() -> None:
+    seconds = check_units("How many seconds are there in 9 days?")
+    trip = check_units("A 600 km trip at 70 km per hour takes how many hours?")
+    assert seconds is not None and trip is not None
+
+    assert seconds.fits("There are 777,600 seconds in 9 days.") and seconds.fits("777600.0")
+    assert not seconds.fits("The final answer is 32400 seconds.")
+    assert trip.fits("About 8.57 hours.") and trip.fits("8.6 hours")
+    assert not trip.fits("8.5 hours") and not trip.fits("It takes 7 hours.")
+
+
+@tool
+def multiply(a: float, b: float) -> str:
+    """Multiply two numbers."""
+    return f"{a * b:g}"
+
+
+def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
+    llm = ScriptedChatModel(replies=list(replies))
+    return AutoGPT(llm=llm, tools=tools or [calculator]), llm  # type: ignore[arg-type]
+
+
+def test_an_answer_that_does_not_fit_the_units_is_checked_with_the_arithmetic_they_give() -> None:
+    agent, llm = agent_with(act("calculator", expression="3600 * 9"), act("FINISH"), "It is 32400 seconds.",
+                            act("FINISH"), "It is 777600 seconds.")
+
+    result = agent.execute("How many seconds are there in 9 days?")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.FINISH]
+    checked = result.steps[1]
+    assert (checked.action.name, checked.action.args) == ("calculator", {"expression": "9 * 86400"})  # type: ignore[union-attr]
+    assert checked.decision.thought.text == "Check the units: 9 days in seconds is 9 * 86400, with the calculator."  # type: ignore[union-attr]
+    assert "-> 777600" in llm.prompts[3]  # the model decides its finish with the checked result in view
+    assert result.finished and result.answer == "It is 777600 seconds."
+
+
+def test_a_second_answer_that_does_not_fit_the_units_gives_way_to_the_checked_result() -> None:
+    agent, _ = agent_with(act("calculator", expression="342 * 3"), act("FINISH"), "It is 1026 km per hour.",
+                          act("FINISH"), "It is 1026 km per hour.")
+
+    result = agent.execute("A train travels 342 km in 3 hours. What is its average speed in km per hour?")
+
+    assert result.steps[1].action.args == {"expression": "342 / 3"}  # type: ignore[union-attr]
+    assert result.finished and result.answer == "114"
+
+
+def test_without_a_calculator_the_model_is_told_how_the_units_give_the_answer_once() -> None:
+    agent, llm = agent_with(act("multiply", a=3600, b=9), act("FINISH"), "It is 32400 seconds.",
+                            act("FINISH"), "It is 32400 seconds.", tools=[multiply])
+
+    result = agent.execute("How many seconds are there in 9 days?")
+
+    note = result.steps[1].observation
+    assert result.steps[1].kind is StepKind.REJECTED and note in llm.prompts[3]
+    assert 'would say "It is 32400 seconds."' in note and "that is 9 days (1 day = 86400 seconds)" in note
+    assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
+    assert result.describe_stop() == "the answer was not verified: it does not give 9 days in seconds"
