@@ -65,3 +65,32 @@ def test_is_marked_read_only_with_a_schema_from_the_docstring() -> None:
     assert calculator.metadata == {"side_effects": False}
     assert list(calculator.args) == ["expression"]
     assert calculator.args["expression"]["description"]
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("12 km / 1.5 hours", "8 kilometer / hour"),
+        ("2 hours in minutes", "120 minute"),
+        ("9 days to seconds", "777600 second"),
+        ("90 km/h in m/s", "25 meter / second"),
+        ("12 km/h * 2 h", "24 kilometer"),
+        ("600 km / (80 km/h)", "7.5 hour"),
+        ("2 * (3 hours + 30 minutes) in minutes", "420 minute"),
+        ("3 hours / 30 minutes", "6"),
+        ("2.5 kg in grams", "2500 gram"),
+        ("9天 in 秒", "777600 second"),
+    ],
+)
+def test_quantities_with_units_are_worked_out_with_their_units(expression: str, expected: str) -> None:
+    assert calculate(expression) == expected
+
+
+def test_quantities_whose_units_do_not_go_together_are_refused_readably() -> None:
+    with pytest.raises(Exception, match="units in '3 km \\+ 2 hours' do not go together"):
+        calculate("3 km + 2 hours")
+
+
+def test_a_power_with_units_is_not_worked_out_at_any_size() -> None:
+    with pytest.raises(Exception, match=r"cannot parse|unknown name"):
+        calculate("7**99999999 km")

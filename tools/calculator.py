@@ -1,4 +1,5 @@
-"""The calculator tool: safe arithmetic through py-expression-eval, never eval()."""
+"""The calculator tool: safe arithmetic through py-expression-eval, never eval(); arithmetic on quantities with
+units ("12 km / 1.5 hours") through pint's parser."""
 
 # No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
 # annotations would be compiled again each time.
@@ -8,6 +9,8 @@ from typing import Any
 
 from langchain_core.tools import tool
 from py_expression_eval import Parser
+
+from .units import evaluate_quantity, has_units
 
 MAX_EXPRESSION_CHARS = 500
 MAX_RESULT_DIGITS = 1000  # refuse powers/factorials that would take ages or flood the context
@@ -106,6 +109,9 @@ def calculator(expression: str) -> str:
         expression: Numbers with + - * / % ^ and parentheses; functions sqrt, log, exp, abs, round,
             floor, ceil, sin, cos, tan, min, max; constants PI and E.
     """
+    if has_units(expression) and len(expression) <= MAX_EXPRESSION_CHARS:  # "12 km / 1.5 hours": with pint
+        value, unit = evaluate_quantity(expression)
+        return f"{format_number(value)} {unit}".strip()
     return format_number(evaluate(expression))
 
 

@@ -11,42 +11,16 @@ import itertools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..steps import StopReason
+from ..tools.units import UNIT_WORD, registry, unit_name
 from .verify import Objection
 
 if TYPE_CHECKING:
     from pint import UnitRegistry
 
-# pint's name for a unit, and the words people write for it. A one-letter word counts only after a number or in a
-# rate ("5 m", "km/h"): as a word on its own it is too often something else.
-_WORDS = {
-    "second": ("seconds", "second", "secs", "sec", "s", "秒钟", "秒"),
-    "minute": ("minutes", "minute", "mins", "min", "分钟"),
-    "hour": ("hours", "hour", "hrs", "hr", "h", "个小时", "小时"),
-    "day": ("days", "day", "天"),
-    "week": ("weeks", "week", "个星期", "星期", "周"),
-    "millimeter": ("millimeters", "millimetres", "millimeter", "millimetre", "mm", "毫米"),
-    "centimeter": ("centimeters", "centimetres", "centimeter", "centimetre", "cm", "厘米"),
-    "kilometer": ("kilometers", "kilometres", "kilometer", "kilometre", "km", "公里", "千米"),
-    "meter": ("meters", "metres", "meter", "metre", "m", "米"),
-    "inch": ("inches", "inch"),
-    "foot": ("feet", "foot", "ft"),
-    "yard": ("yards", "yard", "yd"),
-    "mile": ("miles", "mile", "mi"),
-    "milligram": ("milligrams", "milligram", "mg", "毫克"),
-    "kilogram": ("kilograms", "kilogram", "kg", "千克", "公斤"),
-    "gram": ("grams", "gram", "g", "克"),
-    "pound": ("pounds", "pound", "lbs", "lb"),
-    "ounce": ("ounces", "ounce", "oz"),
-    "milliliter": ("milliliters", "millilitres", "milliliter", "millilitre", "ml", "毫升"),
-    "liter": ("liters", "litres", "liter", "litre", "l", "升"),
-}
-_UNIT_OF = {word.lower(): unit for unit, words in _WORDS.items() for word in words}
-_ANY_WORD = "|".join(re.escape(word) for word in sorted(_UNIT_OF, key=len, reverse=True))
-_WORD = rf"(?<![A-Za-z])(?:{_ANY_WORD})(?![A-Za-z])"
+_WORD = UNIT_WORD
 _PER = r"\s*(?:/|\bper\b|\ban?\b|每)\s*"
 _UNIT = rf"(?P<top>{_WORD})(?:{_PER}(?P<bottom>{_WORD}))?"
 _NUMBER = r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![0-9])"
@@ -90,18 +64,11 @@ class UnitCheck:
         return False
 
 
-@cache
-def _registry() -> UnitRegistry:
-    from pint import UnitRegistry  # a second to build: only for a request that gives a quantity with a unit
-
-    return UnitRegistry()
-
-
 def _pint_unit(match: re.Match[str]) -> str:
     """pint's expression for a unit the request writes ("km per hour" gives "kilometer / hour")."""
-    top = _UNIT_OF[match.group("top").lower()]
+    top = unit_name(match.group("top"))
     bottom = match.group("bottom")
-    return f"{top} / {_UNIT_OF[bottom.lower()]}" if bottom else top
+    return f"{top} / {unit_name(bottom)}" if bottom else top
 
 
 def check_units(task: str) -> UnitCheck | None:
@@ -136,12 +103,12 @@ def _within(match: re.Match[str], other: re.Match[str]) -> bool:
 
 def _solve(quantities: list[re.Match[str]], target: str, asked: str) -> UnitCheck | None:
     """The one way of multiplying and dividing all `quantities` that has `target`'s dimension, or None."""
-    registry = _registry()
-    values = [registry.Quantity(float(match.group("value")), _pint_unit(match)) for match in quantities]
-    wanted = registry.Unit(target)
+    units = registry()
+    values = [units.Quantity(float(match.group("value")), _pint_unit(match)) for match in quantities]
+    wanted = units.Unit(target)
     ways = []
     for signs in itertools.product((1, -1), repeat=len(values)):
-        product = registry.Quantity(1)
+        product = units.Quantity(1)
         for one, sign in zip(values, signs, strict=True):
             product = product * one if sign > 0 else product / one
         if product.dimensionality == wanted.dimensionality:
@@ -150,7 +117,7 @@ def _solve(quantities: list[re.Match[str]], target: str, asked: str) -> UnitChec
         return None
     signs, product = ways[0]
     value = float(product.to(wanted).magnitude)
-    conversions = _conversions(registry, values, signs, wanted)
+    conversions = _conversions(units, values, signs, wanted)
     words = [" ".join(match.group(0).split()) for match in quantities]
     numbers = [match.group("value") for match in quantities]
     return UnitCheck(_asked_words(asked), _combined(words, signs), tuple(text for text, _, _ in conversions), value,
@@ -171,20 +138,20 @@ def _combined(terms: list[str], signs: tuple[int, ...]) -> str:
                                                                            if sign < 0)
 
 
-def _conversions(registry: UnitRegistry, values: list[Any], signs: tuple[int, ...],
+def _conversions(units: UnitRegistry, values: list[Any], signs: tuple[int, ...],
                  wanted: Any) -> list[tuple[str, float, int]]:
     """Each conversion from a unit of the request to the unit asked for that the answer takes, as people say it
     ("1 day = 86400 seconds"), with its factor and the power the combined quantities hold that unit to."""
-    asked = {registry.Unit(name).dimensionality: name for name, _ in registry.Quantity(1, wanted).unit_items()}
+    asked = {units.Unit(name).dimensionality: name for name, _ in units.Quantity(1, wanted).unit_items()}
     powers: dict[str, int] = {}
     for value, sign in zip(values, signs, strict=True):
         for name, power in value.unit_items():
             powers[name] = powers.get(name, 0) + sign * int(power)
     conversions = []
     for name, power in powers.items():
-        other = asked.get(registry.Unit(name).dimensionality)
+        other = asked.get(units.Unit(name).dimensionality)
         if power and other is not None and other != name:
-            factor = float(registry.Quantity(1, name).to(other).magnitude)
+            factor = float(units.Quantity(1, name).to(other).magnitude)
             text = f"1 {name} = {factor:g} {_plural(other)}" if factor >= 1 \
                 else f"1 {other} = {1 / factor:g} {_plural(name)}"  # "1 day = 24 hours", not "1 hour = 0.04 days"
             conversions.append((text, factor, power))
