@@ -350,3 +350,20 @@ def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() ->
     run = agent.execute("What is today's date?")
     assert [(step.action.name, step.observation) for step in run.steps[:3]] == [  # type: ignore[union-attr]
         ("today", "2026-11-30"), ("shout", "HI"), ("calculator", "4")]  # sqrt is no tool: the calculator's own
+
+
+def test_a_tool_taking_no_arguments_named_as_another_tools_argument_is_that_call() -> None:
+    @tool
+    def today() -> str:
+        """Today's date."""
+        return "2026-11-30"
+
+    @tool
+    def read(path: str) -> str:
+        """Read a file."""
+        return f"contents of {path}"
+
+    replies = [act("read", path="today"), act("read", path="calculator"), act("FINISH"), "done"]
+    run = AutoGPT(llm=ScriptedChatModel(replies=replies), tools=[read, today, calculator]).execute("What day is it?")
+    assert [(step.action.name, step.observation) for step in run.steps[:2]] == [  # type: ignore[union-attr]
+        ("today", "2026-11-30"), ("read", "contents of calculator")]  # the calculator needs an expression

@@ -23,6 +23,10 @@ ENGLISH = [
     ("today + 10 days", "2024-05-25 (Saturday)"),
     ("today plus ten days", "2024-05-25 (Saturday)"),
     ("today - 3 days", "2024-05-12 (Sunday)"),
+    ("today + 7", "2024-05-22 (Wednesday)"),  # a bare number added to a day counts days
+    ("now() + 7", "2024-05-22T10:00 (Wednesday)"),  # as a program writes it
+    ("7 days from now", "2024-05-22T10:00 (Wednesday)"),
+    ("now - 2 hours", "2024-05-15T08:00 (Wednesday)"),
     ("in 3 days", "2024-05-18T10:00 (Saturday)"),
     ("3 days ago", "2024-05-12T10:00 (Sunday)"),
     ("the day after tomorrow", "2024-05-17 (Friday)"),

@@ -113,8 +113,9 @@ def test_list_files_recursively(tools: dict[str, BaseTool], workspace: Path) -> 
     (workspace / "src" / "pkg").mkdir(parents=True)
     (workspace / "src" / "pkg" / "a.py").write_text("x = 1\n")
     (workspace / "readme.md").write_text("hi")
-    assert tools["list_files"].invoke({}) == ("readme.md (2 bytes)\nsrc/\nsrc/pkg/\nsrc/pkg/a.py (6 bytes)")
-    assert tools["list_files"].invoke({"path": "src/pkg"}) == "src/pkg/a.py (6 bytes)"
+    assert tools["list_files"].invoke({}) == ("readme.md (2 bytes)\nsrc/\nsrc/pkg/\nsrc/pkg/a.py (6 bytes)\n"
+                                              "In all: 2 files (1 .md, 1 .py) and 2 folders.")
+    assert tools["list_files"].invoke({"path": "src/pkg"}) == "src/pkg/a.py (6 bytes)\nIn all: 1 file (1 .py)."
     with pytest.raises(ValueError, match="is a file, not a folder"):
         tools["list_files"].invoke({"path": "readme.md"})
 
@@ -283,7 +284,8 @@ def test_listing_and_search_do_not_follow_symlinks_out(
     tools["write_file"].invoke({"path": "notes.txt", "content": "no secrets here"})
     (workspace / "door").symlink_to(outside, target_is_directory=True)
     (workspace / "link.txt").symlink_to(outside / "secret.txt")
-    assert tools["list_files"].invoke({}) == "door (symlink)\nlink.txt (symlink)\nnotes.txt (15 bytes)"
+    assert tools["list_files"].invoke({}) == ("door (symlink)\nlink.txt (symlink)\nnotes.txt (15 bytes)\n"
+                                              "In all: 1 file (1 .txt).")  # links are not counted
     assert fenced_body(tools["search_files"].invoke({"pattern": "secret"})) == "notes.txt:1: no secrets here"
 
 
@@ -367,3 +369,10 @@ def test_a_missing_file_error_shows_what_its_folder_holds(tmp_path: Path) -> Non
         read.invoke({"path": "docs/b.md"})
     with pytest.raises(ValueError, match=r"use list_files"):
         read.invoke({"path": "nowhere/b.md"})
+
+
+def test_list_files_counts_what_it_lists_by_kind(tools: dict[str, BaseTool], workspace: Path) -> None:
+    workspace.mkdir()
+    for name in ("a.md", "b.MD", "c.txt", "Makefile"):
+        (workspace / name).write_text("x")
+    assert tools["list_files"].invoke({}).splitlines()[-1] == "In all: 4 files (2 .md, 1 without an extension, 1 .txt)."

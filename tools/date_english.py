@@ -48,8 +48,12 @@ _REWRITES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], .
     (re.compile(rf"\b{_ORDINAL} (?:of )?{_MONTH_WORD},? (?P<year>(?:19|20)\d\d)\b"), _iso_date),
     # "in 10 days from today", "today + 10 days", "now plus 2 weeks": a count from today, said twice or as a sum
     (re.compile(rf"\bin (\d+ {_UNIT_WORDS}) (from|after) (today|now)\b"), r"\1 \2 \3"),
+    (re.compile(r"\b(today|now) ?\( ?\)"), r"\1"),  # "now() + 7", as a program would write it
+    (re.compile(rf"\b(today|now) ?([-+]|plus|minus) ?(\d+)\b(?! ?{_UNIT_WORDS}\b)"), r"\1 \2 \3 days"),  # days
     (re.compile(rf"\b(today|now) ?(?:\+|plus) ?(\d+ {_UNIT_WORDS})\b"), r"\2 from \1"),
     (re.compile(rf"\b(today|now) ?(?:-|minus) ?(\d+ {_UNIT_WORDS})\b"), r"\2 before \1"),
+    (re.compile(rf"\b(\d+ {_UNIT_WORDS}) (?:from|after) now\b"), r"in \1"),  # from now: the time of day kept
+    (re.compile(rf"\b(\d+ {_UNIT_WORDS}) before now\b"), r"\1 ago"),
     (re.compile(r"\bthis (morning|afternoon|evening|night)\b"), r"today \1"),
     (re.compile(r"\bthis coming\b"), "this"),
     (re.compile(r"\b(\d{1,2}(?::\d\d)?) (?:o'clock )?in the morning\b"), r"\1am"),

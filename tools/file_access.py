@@ -5,6 +5,7 @@ import codecs
 import errno
 import os
 import stat
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -162,6 +163,21 @@ def listing(workspace: Workspace, entries: Iterable[tuple[Path, os.stat_result]]
         else:
             lines.append(f"{shown} ({status.st_size:,} bytes)")
     return lines
+
+
+def tally(entries: Iterable[tuple[Path, os.stat_result]]) -> str:
+    """What a listing holds, counted, as a person would ask about it: "In all: 3 files (2 .md, 1 .txt) and 1
+    folder." (links are not counted)."""
+    suffixes: Counter[str] = Counter()
+    folders = 0
+    for entry, status in entries:
+        if stat.S_ISREG(status.st_mode):
+            suffixes[entry.suffix.lower() or "without an extension"] += 1
+        folders += stat.S_ISDIR(status.st_mode)
+    files = sum(suffixes.values())
+    kinds = ", ".join(f"{count} {suffix}" for suffix, count in suffixes.most_common())
+    counted = f"{files} file{'' if files == 1 else 's'}" + (f" ({kinds})" if files else "")
+    return f"In all: {counted}" + (f" and {folders} folder{'' if folders == 1 else 's'}." if folders else ".")
 
 
 def search_lines(workspace: Workspace, files: Iterable[Path], pattern: str) -> list[str]:

@@ -25,6 +25,7 @@ from .file_access import (
     os_errors,
     read_quoted,
     search_lines,
+    tally,
     walk,
 )
 from .workspace import Workspace
@@ -93,11 +94,14 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             location = existing(space, path)
             if not location.is_dir():
                 raise ValueError(f"{path!r} is a file, not a folder (use read_file to read it)")
-            lines = listing(space, islice(walk(space, location), MAX_LISTED + 1))
+            entries = list(islice(walk(space, location), MAX_LISTED + 1))
+        lines = listing(space, entries)
         if not lines:
             return f"{path!r} is empty."
         if len(lines) > MAX_LISTED:
             lines[MAX_LISTED:] = [f"[stopped after {MAX_LISTED} entries; list a subfolder to see more]"]
+        else:
+            lines.append(tally(entries))
         return "\n".join(lines)
 
     @tool(parse_docstring=True)

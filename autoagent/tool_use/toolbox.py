@@ -26,6 +26,7 @@ DEFAULT_TIMEOUT_SECONDS = 60.0
 # JSON-schema keys a small model copies into a call
 SCHEMA_WORDS = {"type", "title", "description", "default", "properties", "required"}
 _CALL = re.compile(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", re.DOTALL)  # a tool written as a call: name(args)
+_NAME = re.compile(r"\s*([A-Za-z_]\w*)()\s*")  # a tool named alone (read_file {"path": "current_datetime"})
 _QUOTED = re.compile(r"""["']([^"']*)["']""")  # its one argument, quoted
 
 
@@ -113,7 +114,8 @@ class Toolbox:
 
     def meant(self, action: Action) -> Action:
         """The action the model meant: an argument written as a whole call of another tool
-        (`calculator {"expression": "current_datetime()"}`) is that call; the argument schema's own words beside
+        (`calculator {"expression": "current_datetime()"}`) is that call, and so is one that names a tool taking no
+        arguments (`read_file {"path": "current_datetime"}`); the argument schema's own words beside
         the arguments (`{"expression": "2+2", "type": "string"}`, the schema's shape echoed) are dropped; else
         `action` itself."""
         tool = self.find(action.name)
@@ -124,7 +126,7 @@ class Toolbox:
                 kept = {key: value for key, value in action.args.items() if key not in echoed}
                 action = action.model_copy(update={"args": kept})
         for value in action.args.values():
-            match = _CALL.fullmatch(value) if isinstance(value, str) else None
+            match = (_CALL.fullmatch(value) or _NAME.fullmatch(value)) if isinstance(value, str) else None
             tool = self.find(match[1]) if match else None
             if match is None or tool is None or tool.name == action.name:
                 continue
