@@ -166,7 +166,10 @@ def test_a_second_finish_that_still_leaves_a_given_unused_ends_the_run_unverifie
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15", "2480"]
-    assert mentions("10天后是几月几号") == ["10"]
+    assert mentions("10天后是几月几号") == ["10", "10天后"]
+    assert mentions("What date will it be one week from today?") == ["one week from today"]
+    assert mentions("What was the date 2 weeks ago, and next friday?") == ["2", "2 weeks ago", "next friday"]
+    assert mentions("下周五是几号？") == ["下周五"]  # noqa: RUF001
     assert mentions("and doubled?\n\n(Earlier in this conversation: What is 6*7? 42)") == []
     assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
     assert mentions("What day of the week will it be Tomorrow?") == ["Tomorrow"]
@@ -461,3 +464,83 @@ def test_an_answer_that_writes_out_a_call_or_copies_the_task_gives_way_to_the_re
                     "calculator", "What is 342 / 3?"):
         assert usable_answer(written, [step], task="What is 342 / 3?") == "114", written
     assert usable_answer("The calculator says 114.", [step], task="What is 342 / 3?") == "The calculator says 114."
+
+
+def test_writing_a_calculation_instead_of_its_result_is_questioned_once(tmp_path: Path) -> None:
+    from autoagent.tools import calculator
+
+    tools = [*file_tools(tmp_path), calculator]
+    agent, llm = agent_with(act("write_file", path="result.txt", content="12 + 30"),
+                            act("calculator", expression="12 + 30"), act("write_file", path="result.txt", content="42"),
+                            act("FINISH"), "Wrote 42.", tools=tools)
+
+    result = agent.execute("Save the result of 12 plus 30 to result.txt.")
+
+    assert [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.ACTION,
+                                                     StepKind.FINISH]
+    assert 'the text for result.txt, "12 + 30", is a calculation, not its result' in llm.prompts[1]
+    assert (tmp_path / "result.txt").read_text() == "42" and result.finished
+
+
+def test_a_calculation_written_again_after_the_question_is_written(tmp_path: Path) -> None:
+    agent, _ = agent_with(act("write_file", path="sum.txt", content="2 + 2"),
+                          act("write_file", path="sum.txt", content="2 + 2"), act("FINISH"), "Wrote it.",
+                          tools=file_tools(tmp_path))
+
+    agent.execute("Write the expression 2 + 2 into sum.txt.")
+
+    assert (tmp_path / "sum.txt").read_text() == "2 + 2"
+
+
+def test_a_finish_that_changed_nothing_the_request_asks_to_change_is_sent_back_once(tmp_path: Path) -> None:
+    (tmp_path / "temp.txt").write_text("x\n")
+    agent, llm = agent_with(act("read_file", path="temp.txt"), act("FINISH"), act("delete_file", path="temp.txt"),
+                            act("FINISH"), "Deleted temp.txt.", tools=file_tools(tmp_path))
+
+    result = agent.execute("Remove temp.txt from the workspace.")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
+                                                     StepKind.FINISH]
+    assert "asks for a change in the workspace, but no step has made one yet" in llm.prompts[2]
+    assert "delete_file" in result.steps[1].observation and "read_file" not in result.steps[1].observation
+    assert result.finished and not (tmp_path / "temp.txt").exists()
+
+
+def test_a_second_finish_that_changed_nothing_ends_the_run_unverified(tmp_path: Path) -> None:
+    (tmp_path / "temp.txt").write_text("x\n")
+    agent, _ = agent_with(act("read_file", path="temp.txt"), act("FINISH"), act("FINISH"), "Done.",
+                          tools=file_tools(tmp_path))
+
+    result = agent.execute("Please delete temp.txt.")
+
+    assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
+    assert result.describe_stop().endswith("the request asks for a change in the workspace, and no step made one")
+
+
+@pytest.mark.parametrize(("request_", "asks"), [
+    ("Remove temp.txt from the workspace.", True),
+    ("What is 345*12? Save it to result.txt.", True),
+    ("Can you copy notes.txt into the backup folder?", True),
+    ("把 12 加 30 的结果保存到 result.txt。", True),
+    ("Which files did I create yesterday?", False),
+    ("Write a haiku about autumn.", False),
+    ("What does the file motd.txt say?", False),
+    ("哪个文件被删除了？", False),  # noqa: RUF001
+])
+def test_a_request_asks_for_a_change_with_a_verb_of_change_and_a_place_not_as_a_question(request_: str,
+                                                                                          asks: bool) -> None:
+    from autoagent.loop.writes import asks_for_change
+
+    assert asks_for_change(request_) is asks
+
+
+def test_a_day_counted_in_numbers_is_taken_by_a_call_that_gave_a_date_with_its_number() -> None:
+    def ran(name: str, expression: str, observation: str) -> Step:
+        action = Action(name=name, args={"expression": expression})
+        return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=action), observation)
+
+    dated = ran("calendar", "today + 10 days", "2026-12-11 (Friday)")
+    assert unused_mentions("What date is it 10 days from today?", [dated]) == []
+    assert unused_mentions("3天后是几号？", [ran("calculator", "3+3", "6")]) == ["3天后"]  # noqa: RUF001
+    assert unused_mentions("What date will it be one week from today?",
+                           [ran("calendar", "now() + 7", "2026-12-08T10:00 (Tuesday)")]) == ["one week from today"]

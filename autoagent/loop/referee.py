@@ -21,9 +21,9 @@ from .verify import (
     next_clause,
     object_to_answer,
     object_to_finish,
-    object_to_rewrite,
     pending_mentions,
 )
+from .writes import object_to_no_change, object_to_rewrite, object_to_unworked_write
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
@@ -44,9 +44,10 @@ class Lead:
 class Referee:
     """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
 
-    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = ()) -> None:
+    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = ()) -> None:
         self.prompts = prompts
         self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
+        self.writers = tuple(writers)  # the ones that change something (not read-only)
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
@@ -112,6 +113,8 @@ class Referee:
     ) -> tuple[Objection | None, str]:
         """An objection to finishing now, or None and the drafted final answer, which must rest on the results."""
         objection = object_to_finish(turn.task, steps, self.raised)
+        if objection is None and not any(self._refused(step) for step in steps):  # the user said no: not again
+            objection = object_to_no_change(turn.task, steps, self.writers, self.raised)
         answer = draft() if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, turn.task, self.raised)
@@ -125,6 +128,15 @@ class Referee:
         if objection is not None:
             self.raised.add(objection.template)
         return objection, answer
+
+    def _refused(self, step: Step) -> bool:
+        """Whether the user refused to let `step`'s action run (its approval was denied)."""
+        if step.kind is not StepKind.ACTION or step.success or step.action is None:
+            return False
+        said = (self.prompts.render("approval_denied").strip(),
+                self.prompts.render("approval_no_terminal", tool=step.action.name).strip())
+        feedback = self.prompts.render("approval_feedback", feedback="\0").split("\0")[0]
+        return step.observation in said or step.observation.startswith(feedback)
 
     def calculation_to_check(self, objection: Objection | None, answer: str) -> tuple[str, str] | None:
         """The arithmetic a drafted answer should rest on, and the thought of a step that works it out with a tool
@@ -147,8 +159,9 @@ class Referee:
         return expression, self.prompts.render("check_calculation", expression=expression)
 
     def review_action(self, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
-        """An objection to running `action` (a rewrite of a file this run just wrote), or None."""
-        return object_to_rewrite(action, steps, writes)
+        """An objection to running `action` (a rewrite of a file this run just wrote, or a calculation written
+        instead of its result), or None."""
+        return object_to_rewrite(action, steps, writes) or object_to_unworked_write(action, steps, writes)
 
     def rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:
         """A step whose action was not taken, with the note the model reads about why."""

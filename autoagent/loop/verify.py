@@ -1,5 +1,5 @@
-"""A run earns "finished": a finish that no result supports is sent back, and a rewrite of a file the run already
-wrote is questioned (what counts as an answer at all is in answers.py)."""
+"""A run earns "finished": a finish that no result supports is sent back (what counts as an answer at all is in
+answers.py, the writes a run makes are questioned in writes.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ from dataclasses import dataclass
 
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
-from ..reply import Action
 from ..steps import Step, StepKind, StopReason
 
-TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
@@ -26,7 +24,17 @@ _FOLDERS = (re.compile(r"([A-Za-z0-9_\-]+)\s+(?:folder|directory)\b", re.I),
 _NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "current", "new", "parent", "home",
                       "root", "its", "my", "your", "our", "their", "each", "every", "which", "what", "any", "one",
                       "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
-_RELATIVE_DAY = re.compile(r"\b(?:tomorrow|yesterday)\b|大后天|后天|明天|昨天|前天", re.I)
+_COUNT = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+_SPAN = r"(?:days?|weeks?|months?|years?)"
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+# ... and counted from today in other words, the longer phrase first: "one week from today", "2 weeks ago", "next
+# friday", "3天后", "下周五"
+_RELATIVE_DAY = re.compile(
+    rf"\b(?:in\s+)?{_COUNT}\s+{_SPAN}\s+(?:from|after)\s+(?:today|now|tomorrow)\b"  # not "in 9 days": a span
+    rf"|\b{_COUNT}\s+{_SPAN}\s+ago\b|\bnext\s+(?:week|{_WEEKDAY})\b|\b(?:tomorrow|yesterday)\b"
+    r"|\d+\s*(?:天|周|个?星期|个?月)\s*(?:以后|之后|后|以前|之前|前)|下个?(?:周|星期)[一二三四五六日天]?"
+    r"|大后天|后天|明天|昨天|前天", re.I)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")  # a tool's result that shows a date
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
 # dot), "then", "and".
 _CLAUSE_BREAK = re.compile(
@@ -34,8 +42,8 @@ _CLAUSE_BREAK = re.compile(
 )
 _UNQUOTABLE = re.compile(r"[\"'\\\n]")
 CLAUSE_CHARS = 120
-_OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
-_CLAIM = re.compile(rf"({_OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{_OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
+OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
+_CLAIM = re.compile(rf"({OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
 
 
 @dataclass(frozen=True)
@@ -164,8 +172,18 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
                     if step.action is not None)
     numbers = {float(number) for number in _NUMBER.findall(used)}
     paths = [value for step in succeeded if step.action is not None for value in _places(step.action.args)]
-    unused = [item for item in mentions(task) if not _used(item, used, paths, numbers)]
+    dated = " ".join(json.dumps(step.action.args) for step in succeeded  # calls that gave a date
+                     if step.action is not None and _DATE.search(step.observation))
+    unused = [item for item in mentions(task) if not _used(item, used, paths, numbers)
+              and not _dated(item, dated)]
     return [item for item in unused if item not in worked_out(unused, numbers)]
+
+
+def _dated(item: str, dated: str) -> bool:
+    """Whether a day counted from today in numbers ("10 days from today", "3天后") was taken, in other words, by a
+    call that gave a date: its number is in that call's arguments ("today + 10 days")."""
+    count = _NUMBER.search(item)
+    return bool(count and _RELATIVE_DAY.fullmatch(item) and re.search(rf"(?<![\d.]){count[0]}(?![\d.])", dated))
 
 
 def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]) -> bool:
@@ -232,30 +250,3 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
     stated = [item for item in found if _NUMBER.fullmatch(item)]
     return [item for item in dict.fromkeys(stated) if float(item) not in values]  # "8" is not shown by "18"
-
-
-def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
-    """Why a side-effecting action is questioned: it writes a file this run already wrote (a small model copies
-    "Wrote 5 characters" into the file it just wrote). Asked once per file; the same action again runs."""
-    if not writes:
-        return None
-    target = _target(action)
-    if target is None:
-        return None
-    for step in steps:
-        if step.kind is StepKind.REJECTED and step.action is not None and _target(step.action) == target:
-            return None  # already asked: the model insists
-    earlier = [step for step in ran(steps) if step.success and step.action is not None
-               and _target(step.action) == target and step.action.name == action.name]
-    if not earlier:
-        return None
-    return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
-
-
-def _target(action: Action) -> str | None:
-    """The file an action writes to, as the model named it."""
-    for key in TARGET_ARGS:
-        value = action.args.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip().lstrip("./")
-    return None

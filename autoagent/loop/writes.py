@@ -1,0 +1,91 @@
+"""The writes a run makes: a rewrite of a file the run already wrote is questioned, and so is a calculation written
+instead of its result; a request that asks for a change in the workspace is not done by reading it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+
+from ..action_schema import FILE_NAME, PATH_ARG
+from ..reply import Action
+from ..steps import Step, StepKind, StopReason
+from .verify import OPERAND, Objection, ran
+
+TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
+# arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "345*12", "9 - 4")
+_UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
+# A request that asks to change the workspace: a verb of change, with a file or folder it names
+_CHANGE = re.compile(r"\b(?:write|save|store|create|delete|remove|erase|copy|duplicate|move|rename|append|put)\b|"
+                     r"写入|写到|写进|保存|存到|存入|创建|新建|删除|删掉|移除|复制|拷贝|移动|移到|重命名|改名", re.I)
+_SENTENCE = re.compile(r"(?<=[.?!])\s+|(?<=[\u3002\uff1f\uff01])")  # not the dot of a file name
+_QUESTION = re.compile(r"\s*(?:which|what|when|where|who|whose|why|how|did|does|do|is|are|was|were|has|have)\b|"
+                       r".*(?:哪|什么|谁|多少|几|吗)", re.I)  # a question asks about the workspace, it changes nothing
+_PLACE = re.compile(rf"(?<![\w.\-/]){FILE_NAME.pattern}(?![\w])|\b(?:file|folder|directory)\b|文件", re.I)
+
+
+def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+    """Why a side-effecting action is questioned: it writes a file this run already wrote (a small model copies
+    "Wrote 5 characters" into the file it just wrote). Asked once per file; the same action again runs."""
+    if not writes:
+        return None
+    target = _target(action)
+    if target is None:
+        return None
+    for step in steps:
+        if step.kind is StepKind.REJECTED and step.action is not None and _target(step.action) == target:
+            return None  # already asked: the model insists
+    earlier = [step for step in ran(steps) if step.success and step.action is not None
+               and _target(step.action) == target and step.action.name == action.name]
+    if not earlier:
+        return None
+    return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
+
+
+def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+    """Why a side-effecting action is questioned: the text it writes is a calculation, not its result ("12 + 30"
+    written for "save the result of 12 plus 30"). Asked once per run; the same action again runs (the text may be
+    meant)."""
+    target = _target(action)  # a tool that writes a file, not one that works out the expression it takes
+    if not writes or target is None or any(step.kind is StepKind.REJECTED and step.action == action
+                                           for step in steps):
+        return None
+    texts = [value for key, value in action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
+    unworked = next((text.strip() for text in texts if _UNWORKED.fullmatch(text)), None)
+    if unworked is None:
+        return None
+    return Objection("unworked_write", {"text": unworked[:100], "path": target})
+
+
+def _target(action: Action) -> str | None:
+    """The file an action writes to, as the model named it."""
+    for key in TARGET_ARGS:
+        value = action.args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip().lstrip("./")
+    return None
+
+
+def asks_for_change(task: str) -> bool:
+    """Whether a task's request (its first paragraph) asks to change the workspace: a sentence with a verb of
+    change and a file or folder it names ("Remove temp.txt from the workspace"), not a question about one
+    ("Which files did I create?")."""
+    request = task.strip().split("\n\n")[0]
+    for sentence in _SENTENCE.split(request):
+        if _CHANGE.search(sentence) and _PLACE.search(sentence) and not _QUESTION.match(sentence):
+            return True
+    return False
+
+
+def object_to_no_change(task: str, steps: Sequence[Step], writers: Collection[str],
+                        raised: Collection[str]) -> Objection | None:
+    """Why finishing now is not earned: the request asks to change the workspace and no call of a tool that
+    changes it (`writers`) has succeeded: reading temp.txt does not remove it. Said once; a second finish like it
+    ends the run unverified."""
+    if not writers or not asks_for_change(task):
+        return None
+    if any(step.success and step.action is not None and step.action.name in writers for step in ran(steps)):
+        return None
+    ends = StopReason.UNVERIFIED if "no_change" in raised else None
+    return Objection("no_change", {"tools": ", ".join(writers),
+                                   "items": "the request asks for a change in the workspace, and no step made one"},
+                     ends=ends)
