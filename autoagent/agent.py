@@ -192,6 +192,9 @@ class AutoGPT(RunLifecycle):
                                        draft)
         tool = self.toolbox.find(decision.action.name)
         objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
+        if objection is not None and objection.template == "unworked_write" and self.toolbox.find(CHECKER):
+            thought = self.prompts.render("check_write", **objection.variables)  # worked out first, then written
+            return self._check_calculation(number, reply, objection.variables["text"], thought, events, callbacks)
         if objection is not None:
             return StepOutcome(referee.rejected(number, reply, decision, objection))
         loop = loops.check(decision.action)

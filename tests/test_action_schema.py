@@ -90,3 +90,12 @@ def test_a_word_to_take_goes_in_a_value_in_either_case() -> None:
     phrase = re.compile(argument(schema, "calendar", "expression")["pattern"])
     assert all(phrase.fullmatch(text) for text in ("tomorrow", "Tomorrow at 3pm", "the day after tomorrow"))
     assert not phrase.fullmatch("today") and not phrase.fullmatch('{"x": "tomorrow"}')
+
+
+def test_a_phrase_to_take_is_the_whole_value() -> None:
+    for taken, good, bad in [("one week from today", ("one week from today", "One week from today"),
+                              ("now() + 7 -> one week from today", "one week from today at 3pm")),
+                             ("3天后", ("3天后",), ("3+3 3天后", "3天后是几号"))]:
+        schema = action_schema({**TOOLS, "calendar": CALCULATOR}, finish=False, takes=(taken,))
+        phrase = re.compile(argument(schema, "calendar", "expression")["pattern"])
+        assert all(phrase.fullmatch(text) for text in good) and not any(phrase.fullmatch(text) for text in bad)

@@ -94,3 +94,15 @@ def test_quantities_whose_units_do_not_go_together_are_refused_readably() -> Non
 def test_a_power_with_units_is_not_worked_out_at_any_size() -> None:
     with pytest.raises(Exception, match=r"cannot parse|unknown name"):
         calculate("7**99999999 km")
+
+
+@pytest.mark.parametrize("expression", ["3天后", "now() + 7", "tomorrow"])
+def test_a_date_given_to_the_calculator_is_sent_on_to_the_calendar(expression: str) -> None:
+    with pytest.raises(Exception, match="looks like a date or a time, which the calendar tool works out"):
+        calculate(expression)
+
+
+def test_other_errors_name_no_calendar() -> None:
+    with pytest.raises(Exception) as raised:
+        calculate("2 + x")
+    assert "calendar" not in str(raised.value)

@@ -471,13 +471,27 @@ def test_writing_a_calculation_instead_of_its_result_is_questioned_once(tmp_path
 
     tools = [*file_tools(tmp_path), calculator]
     agent, llm = agent_with(act("write_file", path="result.txt", content="12 + 30"),
-                            act("calculator", expression="12 + 30"), act("write_file", path="result.txt", content="42"),
-                            act("FINISH"), "Wrote 42.", tools=tools)
+                            act("write_file", path="result.txt", content="42"), act("FINISH"), "Wrote 42.", tools=tools)
 
     result = agent.execute("Save the result of 12 plus 30 to result.txt.")
 
-    assert [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.ACTION,
-                                                     StepKind.FINISH]
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.FINISH]
+    checked = result.steps[0]  # the agent works the calculation out itself, and the model writes its result
+    assert (checked.action.name, checked.action.args, checked.observation) == (  # type: ignore[union-attr]
+        "calculator", {"expression": "12 + 30"}, "42")
+    assert "result.txt, 12 + 30, is a calculation" in checked.decision.thought.text  # type: ignore[union-attr]
+    assert "-> 42" in llm.prompts[1]
+    assert (tmp_path / "result.txt").read_text() == "42" and result.finished
+
+
+def test_without_a_calculator_a_calculation_written_is_questioned_once(tmp_path: Path) -> None:
+    agent, llm = agent_with(act("write_file", path="result.txt", content="12 + 30"),
+                            act("multiply", a=6, b=7), act("write_file", path="result.txt", content="42"),
+                            act("FINISH"), "Wrote 42.", tools=[*file_tools(tmp_path), multiply])
+
+    result = agent.execute("Save the result of 6 times 7 to result.txt.")
+
+    assert result.steps[0].kind is StepKind.REJECTED
     assert 'the text for result.txt, "12 + 30", is a calculation, not its result' in llm.prompts[1]
     assert (tmp_path / "result.txt").read_text() == "42" and result.finished
 
@@ -531,7 +545,7 @@ def test_a_request_asks_for_a_change_with_a_verb_of_change_and_a_place_not_as_a_
                                                                                           asks: bool) -> None:
     from autoagent.loop.writes import asks_for_change
 
-    assert asks_for_change(request_) is asks
+    assert bool(asks_for_change(request_)) is asks
 
 
 def test_a_day_counted_in_numbers_is_taken_by_a_call_that_gave_a_date_with_its_number() -> None:
@@ -544,3 +558,59 @@ def test_a_day_counted_in_numbers_is_taken_by_a_call_that_gave_a_date_with_its_n
     assert unused_mentions("3天后是几号？", [ran("calculator", "3+3", "6")]) == ["3天后"]  # noqa: RUF001
     assert unused_mentions("What date will it be one week from today?",
                            [ran("calendar", "now() + 7", "2026-12-08T10:00 (Tuesday)")]) == ["one week from today"]
+
+
+def test_a_finish_that_leaves_the_models_own_plan_half_done_is_sent_back_and_led_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.tools import calculator
+
+    llm = ScriptedChatModel(replies=[act("calculator", thought="I add them and then divide by 3.",
+                                         expression="12 + 18 + 27"), act("FINISH"),
+                                     act("calculator", expression="57 / 3"), act("FINISH"), "The average is 19."])
+    held = hold_schemas(monkeypatch, llm)
+    agent = AutoGPT(llm=llm, tools=[calculator], compact_thoughts=True)  # type: ignore[arg-type]
+
+    result = agent.execute("What is the average of 12, 18 and 27?")
+
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
+                                                     StepKind.FINISH]
+    assert "the thought of step 1 says that next you must divide by 3" in result.steps[1].observation
+    led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
+    thought = str(led[0]["properties"]["thought"]["pattern"]).replace("[.]", ".")
+    assert thought.startswith("^The result so far is 57; next I must divide by 3, so I call")
+    assert result.finished and result.answer == "The average is 19."
+
+
+def test_a_plan_whose_numbers_a_call_took_is_done() -> None:
+    agent, _ = agent_with(act("multiply", thought="I multiply 6 by 7 and then report 42.", a=6, b=7),
+                          act("FINISH"), "It is 42.")
+
+    result = agent.execute("What is 6 times 7?")
+
+    assert result.finished and [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.FINISH]
+
+
+def test_after_a_finish_without_the_change_asked_for_the_next_call_is_held_to_the_tool_that_makes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "temp.txt").write_text("x\n")
+    llm = ScriptedChatModel(replies=[act("read_file", path="temp.txt"), act("FINISH"),
+                                     act("delete_file", path="temp.txt"), act("FINISH"), "Deleted."])
+    held = hold_schemas(monkeypatch, llm)
+    agent = AutoGPT(llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)  # type: ignore[arg-type]
+
+    result = agent.execute("Remove temp.txt from the workspace.")
+
+    led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
+    assert [reply["properties"]["action"]["properties"]["name"]["const"] for reply in led] == ["delete_file"]
+    assert result.finished and not (tmp_path / "temp.txt").exists()
+
+
+def test_rewriting_a_file_the_request_asks_to_remove_is_not_the_change() -> None:
+    from autoagent.loop.writes import object_to_no_change
+
+    wrote = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="write_file", args={"path": "temp.txt", "content": "x"})), "Wrote 1 character to temp.txt.")
+    writers = ("write_file", "delete_file")
+    objection = object_to_no_change("Remove temp.txt from the workspace.", [wrote], writers, set())
+    assert objection is not None and objection.variables["tools"] == "delete_file"
+    assert object_to_no_change("Save it to temp.txt.", [wrote], writers, set()) is None

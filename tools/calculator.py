@@ -5,6 +5,7 @@ units ("12 km / 1.5 hours") through pint's parser."""
 # annotations would be compiled again each time.
 
 import math
+import re
 from typing import Any
 
 from langchain_core.tools import tool
@@ -52,8 +53,24 @@ def _describe_parse_error(message: str) -> str:
     return f"{hint} (at column {column})" if column and detail != "parity" else hint
 
 
+# what a date or a time is written with: the calendar's business, not arithmetic
+_DATE_WORDS = re.compile(r"\b(?:today|tomorrow|yesterday|now|ago|date|weekday|next\s+week"
+                         r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+                         r"|\d\s*(?:天|周|个?星期|个?月)\s*[后前]|[明后昨前]天|下个?(?:周|星期)|几号", re.I)
+
+
 def evaluate(expression: str) -> int | float:
-    """Evaluate an arithmetic expression; raise ValueError with a readable reason on failure."""
+    """Evaluate an arithmetic expression; raise ValueError with a readable reason on failure (which, for a date or
+    a time, names the calendar)."""
+    try:
+        return _evaluate(expression)
+    except ValueError as error:
+        if _DATE_WORDS.search(expression):
+            raise ValueError(f"{error}; it looks like a date or a time, which the calendar tool works out") from None
+        raise
+
+
+def _evaluate(expression: str) -> int | float:
     text = expression.strip()
     if not text:
         raise ValueError("the expression is empty")

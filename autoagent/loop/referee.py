@@ -11,6 +11,7 @@ from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .answers import answer_from_observations
+from .plans import unfinished_plan
 from .units import object_to_units
 from .verify import (
     Objection,
@@ -53,6 +54,8 @@ class Referee:
         self.redirected = 0  # steps led to the tool a failed call's error names
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
+        self.planned, self.planned_clause = "", ""  # the number and part of the model's own plan left undone
+        self.change_to = ""  # the tool that makes the change the request asks for, when a finish did not
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
@@ -67,6 +70,14 @@ class Referee:
         redirect = self._redirect(steps)
         if redirect is not None:
             return redirect
+        if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
+            only, self.change_to = self.change_to, ""
+            return Lead(self.prompts.render("no_change_thought").strip(), (), only=only)
+        if self.planned:  # the step after a finish that left the model's own plan half done: to the rest of it
+            number, self.planned = self.planned, ""
+            last = answer_from_observations(steps)
+            takes = (number, last) if _NUMBER.fullmatch(last) else (number,)
+            return Lead(self._thought(self.planned_clause, last), takes)
         if self.guided >= MAX_GUIDED_STEPS:
             return None
         if turn.rethink:
@@ -115,6 +126,7 @@ class Referee:
         objection = object_to_finish(turn.task, steps, self.raised)
         if objection is None and not any(self._refused(step) for step in steps):  # the user said no: not again
             objection = object_to_no_change(turn.task, steps, self.writers, self.raised)
+        objection = objection or self._object_to_unfinished_plan(steps)
         answer = draft() if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, turn.task, self.raised)
@@ -127,7 +139,19 @@ class Referee:
             return None, result
         if objection is not None:
             self.raised.add(objection.template)
+        if objection is not None and objection.template == "no_change" and not objection.ends:
+            self.change_to = objection.variables["tool"]
         return objection, answer
+
+    def _object_to_unfinished_plan(self, steps: Sequence[Step]) -> Objection | None:
+        """Why finishing now is not earned: the model's own thought planned one more operation with a number no
+        call took ("... and then divide by 3"). Said once a run; the next step is led to that part."""
+        plan = unfinished_plan(steps) if "unfinished_plan" not in self.raised else None
+        if plan is None:
+            return None
+        number, clause, self.planned = plan
+        self.planned_clause = clause
+        return Objection("unfinished_plan", {"number": str(number), "clause": clause})
 
     def _refused(self, step: Step) -> bool:
         """Whether the user refused to let `step`'s action run (its approval was denied)."""
@@ -161,7 +185,12 @@ class Referee:
     def review_action(self, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
         """An objection to running `action` (a rewrite of a file this run just wrote, or a calculation written
         instead of its result), or None."""
-        return object_to_rewrite(action, steps, writes) or object_to_unworked_write(action, steps, writes)
+        objection = object_to_rewrite(action, steps, writes)
+        if objection is None and "unworked_write" not in self.raised:  # once a run: the text may be meant
+            objection = object_to_unworked_write(action, steps, writes)
+            if objection is not None:
+                self.raised.add(objection.template)
+        return objection
 
     def rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:
         """A step whose action was not taken, with the note the model reads about why."""

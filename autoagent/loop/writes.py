@@ -14,9 +14,15 @@ from .verify import OPERAND, Objection, ran
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 # arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "345*12", "9 - 4")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
-# A request that asks to change the workspace: a verb of change, with a file or folder it names
-_CHANGE = re.compile(r"\b(?:write|save|store|create|delete|remove|erase|copy|duplicate|move|rename|append|put)\b|"
-                     r"写入|写到|写进|保存|存到|存入|创建|新建|删除|删掉|移除|复制|拷贝|移动|移到|重命名|改名", re.I)
+# A request that asks to change the workspace: a verb of change, with a file or folder it names; what each verb
+# does, as the tool that does it is named ("delete_file" for "remove")
+_KINDS = {"delete": ("delete", "remove", "erase", "删除", "删掉", "移除"),
+          "write": ("write", "save", "store", "create", "put", "append", "写入", "写到", "写进", "保存", "存到", "存入",
+                    "创建", "新建"),
+          "copy": ("copy", "duplicate", "复制", "拷贝"),
+          "move": ("move", "rename", "移动", "移到", "重命名", "改名")}
+_CHANGE = re.compile("|".join(rf"\b{verb}\b" if verb.isascii() else verb
+                              for verbs in _KINDS.values() for verb in verbs), re.I)
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|(?<=[\u3002\uff1f\uff01])")  # not the dot of a file name
 _QUESTION = re.compile(r"\s*(?:which|what|when|where|who|whose|why|how|did|does|do|is|are|was|were|has|have)\b|"
                        r".*(?:哪|什么|谁|多少|几|吗)", re.I)  # a question asks about the workspace, it changes nothing
@@ -65,27 +71,41 @@ def _target(action: Action) -> str | None:
     return None
 
 
-def asks_for_change(task: str) -> bool:
-    """Whether a task's request (its first paragraph) asks to change the workspace: a sentence with a verb of
-    change and a file or folder it names ("Remove temp.txt from the workspace"), not a question about one
-    ("Which files did I create?")."""
+def asks_for_change(task: str) -> str:
+    """The verb of change a task's request (its first paragraph) asks for, in a sentence that names a file or
+    folder ("remove" in "Remove temp.txt from the workspace"), not in a question about one ("Which files did I
+    create?"); empty when it asks for none."""
     request = task.strip().split("\n\n")[0]
     for sentence in _SENTENCE.split(request):
-        if _CHANGE.search(sentence) and _PLACE.search(sentence) and not _QUESTION.match(sentence):
-            return True
-    return False
+        change = _CHANGE.search(sentence)
+        if change and _PLACE.search(sentence) and not _QUESTION.match(sentence):
+            return change.group(0).lower()
+    return ""
 
 
-def object_to_no_change(task: str, steps: Sequence[Step], writers: Collection[str],
+def changer(verb: str, writers: Sequence[str]) -> str:
+    """The one tool of `writers` named for what `verb` does (delete_file for "remove", move_file for "rename"),
+    or empty when none or several are."""
+    kind = next((kind for kind, verbs in _KINDS.items() if verb in verbs), "")
+    named = [name for name in writers if kind and any(word in name.lower() for word in (kind, *_KINDS[kind])
+                                                      if word.isascii())]
+    return named[0] if len(named) == 1 else ""
+
+
+def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str],
                         raised: Collection[str]) -> Objection | None:
     """Why finishing now is not earned: the request asks to change the workspace and no call of a tool that
-    changes it (`writers`) has succeeded: reading temp.txt does not remove it. Said once; a second finish like it
-    ends the run unverified."""
-    if not writers or not asks_for_change(task):
+    makes that change has succeeded (the one tool named for it, else any that changes things, of `writers`):
+    reading temp.txt does not remove it, rewriting it does not either. Said once; a second finish like it ends
+    the run unverified."""
+    verb = asks_for_change(task) if writers else ""
+    if not verb:
         return None
-    if any(step.success and step.action is not None and step.action.name in writers for step in ran(steps)):
+    tool = changer(verb, writers)
+    if any(step.success and step.action is not None and step.action.name in ((tool,) if tool else writers)
+           for step in ran(steps)):
         return None
     ends = StopReason.UNVERIFIED if "no_change" in raised else None
-    return Objection("no_change", {"tools": ", ".join(writers),
+    return Objection("no_change", {"tools": tool or ", ".join(writers), "tool": tool,
                                    "items": "the request asks for a change in the workspace, and no step made one"},
                      ends=ends)
