@@ -555,6 +555,8 @@ def test_a_day_counted_in_numbers_is_taken_by_a_call_that_gave_a_date_with_its_n
 
     dated = ran("calendar", "today + 10 days", "2026-12-11 (Friday)")
     assert unused_mentions("What date is it 10 days from today?", [dated]) == []
+    timed = ran("calendar", "in 10 days", "2026-12-11T12:22 (Friday)")
+    assert unused_mentions("What date is it 10 days from today?", [timed]) == []
     assert unused_mentions("3天后是几号？", [ran("calculator", "3+3", "6")]) == ["3天后"]  # noqa: RUF001
     assert unused_mentions("What date will it be one week from today?",
                            [ran("calendar", "now() + 7", "2026-12-08T10:00 (Tuesday)")]) == ["one week from today"]

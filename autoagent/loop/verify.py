@@ -34,7 +34,7 @@ _RELATIVE_DAY = re.compile(
     rf"|\b{_COUNT}\s+{_SPAN}\s+ago\b|\bnext\s+(?:week|{_WEEKDAY})\b|\b(?:tomorrow|yesterday)\b"
     r"|\d+\s*(?:天|周|个?星期|个?月)\s*(?:以后|之后|后|以前|之前|前)|下个?(?:周|星期)[一二三四五六日天]?"
     r"|大后天|后天|明天|昨天|前天", re.I)
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")  # a tool's result that shows a date
+_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
 # dot), "then", "and".
 _CLAUSE_BREAK = re.compile(
