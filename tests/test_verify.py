@@ -616,3 +616,33 @@ def test_rewriting_a_file_the_request_asks_to_remove_is_not_the_change() -> None
     objection = object_to_no_change("Remove temp.txt from the workspace.", [wrote], writers, set())
     assert objection is not None and objection.variables["tools"] == "delete_file"
     assert object_to_no_change("Save it to temp.txt.", [wrote], writers, set()) is None
+
+
+def test_a_part_of_the_task_that_asks_for_a_change_is_led_to_the_tool_named_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("write_file", path="out.txt", content="42"),
+                                     act("FINISH"), "Saved 42."])
+    held = hold_schemas(monkeypatch, llm)
+    agent = AutoGPT(llm=llm, tools=[multiply, *file_tools(tmp_path)], compact_thoughts=True)  # type: ignore[arg-type]
+
+    agent.execute("Multiply 6 by 7, then save the result to out.txt.")
+
+    led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
+    assert [reply["properties"]["action"]["properties"]["name"]["const"] for reply in led] == ["write_file"]
+    assert (tmp_path / "out.txt").read_text() == "42"
+
+
+def test_a_failed_read_before_a_requested_write_does_not_lead_to_a_listing() -> None:
+    from autoagent.loop.referee import Referee
+    from autoagent.prompts import PromptTemplateBuilder
+    from autoagent.protocols import Turn
+
+    def failed() -> Step:  # a fresh step each time: a lead is counted per run
+        return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+            name="read_file", args={"path": "out.txt"})), "'out.txt' does not exist (use list_files to see)", False)
+
+    tools, writers = ("read_file", "list_files", "write_file"), ("write_file",)
+    saving = Turn("Save 42 to out.txt.", "", None, False, ())  # type: ignore[arg-type]
+    assert Referee(PromptTemplateBuilder(), tools, writers).lead(saving, [failed()]) is None
+    asking = Turn("Which file is like out.txt?", "", None, False, ())  # type: ignore[arg-type]
+    assert Referee(PromptTemplateBuilder(), tools, writers).lead(asking, [failed()]).only == "list_files"  # type: ignore[union-attr]

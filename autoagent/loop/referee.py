@@ -24,7 +24,7 @@ from .verify import (
     object_to_finish,
     pending_mentions,
 )
-from .writes import object_to_no_change, object_to_rewrite, object_to_unworked_write
+from .writes import asks_for_change, changer, object_to_no_change, object_to_rewrite, object_to_unworked_write
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
@@ -67,7 +67,7 @@ class Referee:
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
         the part of the task that follows the parts done, by another tool; right after a failed call whose
         error names another tool ("to rename it, use move_file"), to that tool. None when not leading."""
-        redirect = self._redirect(steps)
+        redirect = self._redirect(turn.task, steps)
         if redirect is not None:
             return redirect
         if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
@@ -95,11 +95,14 @@ class Referee:
         clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
         builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
-        return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],))
+        only = changer(asks_for_change(clause), self.writers)  # "save it to result.txt": write_file, not read_file
+        return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],), only=only)
 
-    def _redirect(self, steps: Sequence[Step]) -> Lead | None:
+    def _redirect(self, task: str, steps: Sequence[Step]) -> Lead | None:
         """The step after a failed call whose error names exactly one other tool, led to call that tool, as a
-        person reads an error that says what to use instead; None otherwise."""
+        person reads an error that says what to use instead; None otherwise, and for a tool that changes
+        nothing when the request asks for a change a tool is named for (reading result.txt before saving to it
+        failed: list_files is no way on)."""
         last = steps[-1] if steps else None
         if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
             return None
@@ -108,6 +111,8 @@ class Referee:
         named = named_tools(last.observation, self.tools)
         others = [name for name in named if name != last.action.name]
         if len(others) != 1:
+            return None
+        if others[0] not in self.writers and changer(asks_for_change(task), self.writers):
             return None
         self.redirected += 1
         thought = self.prompts.render("redirected_thought", number=str(last.number)).strip()
