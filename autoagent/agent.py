@@ -191,7 +191,8 @@ class AutoGPT(RunLifecycle):
             return self._review_finish(number, reply, as_finish(decision), turn, steps, referee, events, callbacks,
                                        draft)
         tool = self.toolbox.find(decision.action.name)
-        objection = referee.review_action(decision.action, steps, writes=tool is not None and not is_read_only(tool))
+        writes = tool is not None and not is_read_only(tool)
+        objection = referee.review_action(turn.task, decision.action, steps, writes)
         if objection is not None and objection.template == "unworked_write" and self.toolbox.find(CHECKER):
             thought = self.prompts.render("check_write", **objection.variables)  # worked out first, then written
             return self._check_calculation(number, reply, objection.variables["text"], thought, events, callbacks)

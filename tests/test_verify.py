@@ -646,3 +646,17 @@ def test_a_failed_read_before_a_requested_write_does_not_lead_to_a_listing() -> 
     assert Referee(PromptTemplateBuilder(), tools, writers).lead(saving, [failed()]) is None
     asking = Turn("Which file is like out.txt?", "", None, False, ())  # type: ignore[arg-type]
     assert Referee(PromptTemplateBuilder(), tools, writers).lead(asking, [failed()]).only == "list_files"  # type: ignore[union-attr]
+
+
+def test_a_folder_the_request_names_written_as_a_file_is_questioned_once(tmp_path: Path) -> None:
+    (tmp_path / "archive").mkdir()
+    (tmp_path / "notes.txt").write_text("old notes\n")
+    agent, llm = agent_with(act("move_file", source="notes.txt", destination="archive.txt"),
+                            act("move_file", source="notes.txt", destination="archive/notes.txt"), act("FINISH"),
+                            "Moved.", tools=file_tools(tmp_path))
+
+    result = agent.execute("Move notes.txt into the archive folder.")
+
+    assert result.steps[0].kind is StepKind.REJECTED
+    assert "names the folder archive, and archive.txt would be a file beside it" in llm.prompts[1]
+    assert (tmp_path / "archive" / "notes.txt").exists() and result.finished

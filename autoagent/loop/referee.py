@@ -24,7 +24,14 @@ from .verify import (
     object_to_finish,
     pending_mentions,
 )
-from .writes import asks_for_change, changer, object_to_no_change, object_to_rewrite, object_to_unworked_write
+from .writes import (
+    asks_for_change,
+    changer,
+    object_to_folder_as_file,
+    object_to_no_change,
+    object_to_rewrite,
+    object_to_unworked_write,
+)
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
@@ -187,14 +194,16 @@ class Referee:
         self.raised.discard(objection.template)
         return expression, self.prompts.render("check_calculation", expression=expression)
 
-    def review_action(self, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
-        """An objection to running `action` (a rewrite of a file this run just wrote, or a calculation written
-        instead of its result), or None."""
+    def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+        """An objection to running `action` (a rewrite of a file this run just wrote, a calculation written
+        instead of its result, a folder the request names written as a file), or None."""
         objection = object_to_rewrite(action, steps, writes)
-        if objection is None and "unworked_write" not in self.raised:  # once a run: the text may be meant
-            objection = object_to_unworked_write(action, steps, writes)
-            if objection is not None:
-                self.raised.add(objection.template)
+        for template, check in (("unworked_write", lambda: object_to_unworked_write(action, steps, writes)),
+                                ("folder_as_file", lambda: object_to_folder_as_file(action, task, writes))):
+            if objection is None and template not in self.raised:  # once a run each: the model may mean it
+                objection = check()
+                if objection is not None:
+                    self.raised.add(objection.template)
         return objection
 
     def rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:

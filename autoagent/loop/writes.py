@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from ..action_schema import FILE_NAME, PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
-from .verify import OPERAND, Objection, ran
+from .verify import OPERAND, Objection, is_folder, mentions, ran
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 # arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "345*12", "9 - 4")
@@ -60,6 +60,19 @@ def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool
     if unworked is None:
         return None
     return Objection("unworked_write", {"text": unworked[:100], "path": target})
+
+
+def object_to_folder_as_file(action: Action, task: str, writes: bool) -> Objection | None:
+    """Why a side-effecting action is questioned: where it writes is the name of a folder the request names, made
+    a file ("archive.txt" for "into the archive folder"). Asked once a run (by the referee)."""
+    target = _target(action) if writes else None
+    if target is None or "/" in target or "." not in target:
+        return None
+    stem = target.rsplit(".", 1)[0].lower()
+    folder = next((item[:-1] for item in mentions(task) if is_folder(item) and item[:-1].lower() == stem), None)
+    if folder is None:
+        return None
+    return Objection("folder_as_file", {"path": target, "folder": folder})
 
 
 def _target(action: Action) -> str | None:
