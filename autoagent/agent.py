@@ -120,7 +120,8 @@ class AutoGPT(RunLifecycle):
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
         writers = tuple(name for name, tool in self.toolbox.tools.items() if not is_read_only(tool))
-        referee = Referee(self.prompts, tuple(self.toolbox.tools), writers)
+        checker = CHECKER if self.toolbox.find(CHECKER) else ""
+        referee = Referee(self.prompts, tuple(self.toolbox.tools), writers, checker)
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)

@@ -166,9 +166,9 @@ def test_a_second_finish_that_still_leaves_a_given_unused_ends_the_run_unverifie
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15", "2480"]
-    assert mentions("10天后是几月几号") == ["10", "10天后"]
+    assert mentions("10天后是几月几号") == ["10天后"]  # its number is the phrase's
     assert mentions("What date will it be one week from today?") == ["one week from today"]
-    assert mentions("What was the date 2 weeks ago, and next friday?") == ["2", "2 weeks ago", "next friday"]
+    assert mentions("What was the date 2 weeks ago, and next friday?") == ["2 weeks ago", "next friday"]
     assert mentions("下周五是几号？") == ["下周五"]  # noqa: RUF001
     assert mentions("and doubled?\n\n(Earlier in this conversation: What is 6*7? 42)") == []
     assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
@@ -558,6 +558,8 @@ def test_a_day_counted_in_numbers_is_taken_by_a_call_that_gave_a_date_with_its_n
     timed = ran("calendar", "in 10 days", "2026-12-11T12:22 (Friday)")
     assert unused_mentions("What date is it 10 days from today?", [timed]) == []
     assert unused_mentions("3天后是几号？", [ran("calculator", "3+3", "6")]) == ["3天后"]  # noqa: RUF001
+    assert unused_mentions("What date was it 5 days ago?", [ran("calendar", "in 3 days", "2026-12-04")]) == [
+        "5 days ago"]
     assert unused_mentions("What date will it be one week from today?",
                            [ran("calendar", "now() + 7", "2026-12-08T10:00 (Tuesday)")]) == ["one week from today"]
 
@@ -660,3 +662,34 @@ def test_a_folder_the_request_names_written_as_a_file_is_questioned_once(tmp_pat
     assert result.steps[0].kind is StepKind.REJECTED
     assert "names the folder archive, and archive.txt would be a file beside it" in llm.prompts[1]
     assert (tmp_path / "archive" / "notes.txt").exists() and result.finished
+
+
+def test_an_answer_with_a_date_no_tool_showed_gives_way_to_the_date_tools_result() -> None:
+    @tool
+    def calendar(expression: str) -> str:
+        """Resolve a date phrase."""
+        return "2026-12-06 (Sunday)"
+
+    agent, llm = agent_with(act("calendar", expression="5 days from today"), act("FINISH"), "2026-12-07",
+                            act("FINISH"), "2026-12-07", tools=[calendar])
+
+    result = agent.execute("What date is it 5 days from today?")
+
+    assert "no tool result shows 2026-12-07" in llm.prompts[3]
+    assert result.finished and result.answer == "2026-12-06 (Sunday)"
+
+
+def test_a_part_of_the_task_that_is_arithmetic_is_led_to_the_calculator() -> None:
+    from autoagent.loop.referee import Referee
+    from autoagent.prompts import PromptTemplateBuilder
+    from autoagent.protocols import Turn
+
+    def read(number: int, path: str, kind: StepKind = StepKind.ACTION) -> Step:
+        return Step(number, kind, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+            name="read_file", args={"path": path})), "15" if path == "a.txt" else "27")
+
+    tools = ("read_file", "read_webpage", "calculator")
+    referee = Referee(PromptTemplateBuilder(), tools, (), "calculator")
+    turn = Turn("Read a.txt and b.txt and add the two numbers.", "", None, True, ())  # type: ignore[arg-type]
+    lead = referee.lead(turn, [read(1, "a.txt"), read(2, "b.txt"), read(3, "a.txt", StepKind.REPEATED)])
+    assert lead is not None and lead.only == "calculator" and "add the two numbers" in lead.thought_start

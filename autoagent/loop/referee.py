@@ -37,6 +37,10 @@ MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes 
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
 PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
+# the words of arithmetic to do, in a part of a task
+_ARITHMETIC = re.compile(r"\b(?:add|sum|total|plus|subtract|minus|multiply|times|divide|average|mean|product"
+                         r"|difference|percent|square root|power)\b|%|[加减乘除]|总和|平均|计算", re.I)
+_DATED = re.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:]+)? \(\w+\)")  # a date tool's result: "2026-12-06 (Sunday)"
 
 
 @dataclass(frozen=True)
@@ -52,10 +56,12 @@ class Lead:
 class Referee:
     """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
 
-    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = ()) -> None:
+    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
+                 calculator: str = "") -> None:
         self.prompts = prompts
         self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
         self.writers = tuple(writers)  # the ones that change something (not read-only)
+        self.calculator = calculator  # the one that works out arithmetic, where the toolbox has it
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
@@ -93,7 +99,9 @@ class Referee:
             if not clause or not repeated:
                 return None
             self.guided += 1
-            return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated)
+            only = self._tool_for(clause)
+            return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated,
+                        only=only if only != repeated else "")
         # a folder is not led to: held to a path inside it, the model ran its thought to the reply's cap
         pending = [item for item in turn.pending if not is_folder(item)]
         if not pending:
@@ -102,8 +110,15 @@ class Referee:
         clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
         builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
-        only = changer(asks_for_change(clause), self.writers)  # "save it to result.txt": write_file, not read_file
+        only = self._tool_for(clause)
         return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],), only=only)
+
+    def _tool_for(self, clause: str) -> str:
+        """The one tool a part of the task is plainly for, or empty: the one named for the change it asks ("save
+        it to result.txt": write_file, not read_file), else the calculator for arithmetic ("add the two numbers":
+        not read_webpage)."""
+        return changer(asks_for_change(clause), self.writers) or (
+            self.calculator if self.calculator and _ARITHMETIC.search(clause) else "")
 
     def _redirect(self, task: str, steps: Sequence[Step]) -> Lead | None:
         """The step after a failed call whose error names exactly one other tool, led to call that tool, as a
@@ -143,11 +158,12 @@ class Referee:
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, turn.task, self.raised)
         result = answer_from_observations(steps)
+        plain = bool(_NUMBER.fullmatch(result) or _DATED.fullmatch(result))
+        plain = plain and object_to_units(result, turn.task, ()) is None
         if objection is not None and objection.template in ("ungrounded_answer", "unit_mismatch") \
-                and objection.ends is StopReason.UNVERIFIED and _NUMBER.fullmatch(result) \
-                and object_to_units(result, turn.task, ()) is None:
-            # the finish prompt miswrote a tool's number twice ("759.5" for 754.5), or wrote another result than
-            # the last, which fits the units: the number
+                and objection.ends is StopReason.UNVERIFIED and plain:
+            # the finish prompt miswrote a tool's number or date twice ("759.5" for 754.5), or wrote another result
+            # than the last, which fits the units: that result
             return None, result
         if objection is not None:
             self.raised.add(objection.template)

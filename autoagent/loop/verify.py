@@ -98,8 +98,10 @@ def mentions(task: str) -> list[str]:
     gives (its first paragraph: what follows may be context, such as the REPL's earlier exchanges), in order, each
     once."""
     request = task.strip().split("\n\n")[0]
-    found = [(match.start(), match.group(0)) for match in (*_MENTION.finditer(request),
-                                                          *_RELATIVE_DAY.finditer(request))]
+    days = list(_RELATIVE_DAY.finditer(request))
+    within = [match for match in _MENTION.finditer(request)  # the 5 of "5 days ago" is the phrase's, not a given
+              if not any(day.start() <= match.start() < day.end() for day in days)]
+    found = [(match.start(), match.group(0)) for match in (*within, *days)]
     for match in (match for folder in _FOLDERS for match in folder.finditer(request)):
         name = match.group(1)
         if name.lower() not in _NOT_A_FOLDER_NAME and not _NUMBER.fullmatch(name):
@@ -243,10 +245,12 @@ def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Col
 
 
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
-    """The numbers `answer` states that appear nowhere in `known`, the tools' results or their arguments."""
+    """The numbers (and ISO dates) `answer` states that appear nowhere in `known`, the tools' results or their
+    arguments."""
     evidence = " ".join([known, *(step.observation for step in ran(steps)),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in ran(steps) if step.action)])
     values = {float(number) for number in _NUMBER.findall(evidence.replace(",", ""))}
     found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
     stated = [item for item in found if _NUMBER.fullmatch(item)]
-    return [item for item in dict.fromkeys(stated) if float(item) not in values]  # "8" is not shown by "18"
+    dates = [date for date in _DATE.findall(answer) if date not in evidence]  # "2026-12-07" for 2026-12-06
+    return [item for item in dict.fromkeys(stated) if float(item) not in values] + list(dict.fromkeys(dates))
