@@ -6,7 +6,7 @@ import pytest
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.loop.units import check_units
+from autoagent.loop.units import check_percent, check_units
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
 
@@ -121,3 +121,32 @@ def test_without_a_calculator_the_model_is_told_how_the_units_give_the_answer_on
     assert 'would say "It is 32400 seconds."' in note and "that is 9 days (1 day = 86400 seconds)" in note
     assert not result.finished and result.stop_reason is StopReason.UNVERIFIED
     assert result.describe_stop() == "the answer was not verified: it does not give 9 days in seconds"
+
+
+@pytest.mark.parametrize(("request_", "way", "value"), [
+    ("What is 3.5 percent of 12000?", "3.5 percent of 12000", 420),
+    ("What is 15% of 2480?", "15% of 2480", 372),
+    ("计算 250 的 20%。", "250 的 20%", 50),
+    ("250的百分之20是多少", "250的百分之20", 50),
+])
+def test_a_percentage_of_a_number_settles_the_value(request_: str, way: str, value: float) -> None:
+    check = check_percent(request_)
+    assert check is not None and check.way == way and check.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("request_", ["Take 20% of 3550, then divide that amount by 4.",
+                                      "A jacket costs 80 dollars and is 25% off.", "What is 7 percent?"])
+def test_a_percentage_in_a_longer_request_is_left_alone(request_: str) -> None:
+    assert check_percent(request_) is None
+
+
+def test_an_answer_that_is_not_the_percentage_asked_for_is_checked_with_the_calculator() -> None:
+    agent, _ = agent_with(act("calculator", expression="12000 * 0.035 / 100"), act("FINISH"), "It is 4.2.",
+                          act("FINISH"), "It is 420.")
+
+    result = agent.execute("What is 3.5 percent of 12000?")
+
+    checked = result.steps[1]
+    assert (checked.action.name, checked.action.args, checked.observation) == (  # type: ignore[union-attr]
+        "calculator", {"expression": "12000 * 3.5 / 100"}, "420")
+    assert result.finished and result.answer == "It is 420."

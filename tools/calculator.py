@@ -110,9 +110,10 @@ def format_number(value: int | float) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("the result is not a finite number")
+        value = float(f"{value:.15g}")  # drop binary noise: 0.1+0.2 gives 0.3, 12000*3.5/100 gives 420
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
-        return repr(float(f"{value:.15g}"))  # drop binary noise: 0.1+0.2 gives 0.3
+        return repr(value)
     if value.bit_length() > MAX_RESULT_DIGITS * 3.33:
         raise ValueError(f"the result has more than {MAX_RESULT_DIGITS} digits")
     return str(value)

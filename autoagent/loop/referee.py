@@ -12,7 +12,7 @@ from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .answers import answer_from_observations
 from .plans import unfinished_plan
-from .units import object_to_units
+from .units import UNIT_OBJECTIONS, object_to_units
 from .verify import (
     Objection,
     claimed_calculation,
@@ -160,7 +160,7 @@ class Referee:
         result = answer_from_observations(steps)
         plain = bool(_NUMBER.fullmatch(result) or _DATED.fullmatch(result))
         plain = plain and object_to_units(result, turn.task, ()) is None
-        if objection is not None and objection.template in ("ungrounded_answer", "unit_mismatch") \
+        if objection is not None and objection.template in ("ungrounded_answer", *UNIT_OBJECTIONS) \
                 and objection.ends is StopReason.UNVERIFIED and plain:
             # the finish prompt miswrote a tool's number or date twice ("759.5" for 754.5), or wrote another result
             # than the last, which fits the units: that result
@@ -198,9 +198,10 @@ class Referee:
         seconds in 9 days), when the answer did not fit them (a second answer that does not is not taken)."""
         if objection is None or objection.ends:
             return None
-        if objection.template == "unit_mismatch" and objection.variables["expression"] and not self.converted:
+        if objection.template in UNIT_OBJECTIONS and objection.variables["expression"] and not self.converted:
             self.converted = True
-            return objection.variables["expression"], self.prompts.render("check_units", **objection.variables)
+            thought = self.prompts.render(objection.variables["check"], **objection.variables)
+            return objection.variables["expression"], thought
         if objection.template != "ungrounded_answer" or self.checked:
             return None
         expression = claimed_calculation(answer)

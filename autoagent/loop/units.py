@@ -3,7 +3,8 @@
 
 Dimensional analysis with pint, and only where it settles the matter: every number of the request carries a unit
 people use (a bare number may be a count that multiplies), one unit is asked for, and exactly one way of combining
-all the quantities, each multiplied or divided once, has that unit's dimension. Anything else is left alone."""
+all the quantities, each multiplied or divided once, has that unit's dimension. Anything else is left alone.
+A percentage of a number is settled the same way, when the request gives nothing else ("3.5 percent of 12000")."""
 
 from __future__ import annotations
 
@@ -32,8 +33,13 @@ _ASKED = (re.compile(rf"\bhow\s+many\s+{_UNIT}", re.I),
           re.compile(rf"\b(?:in|into|to)\s+{_UNIT}\s*(?=[?.!,;:\uff1f\u3002\uff0c]|$)", re.I),
           re.compile(rf"每\s*(?P<bottom>{_WORD})\s*(?:多少|几)\s*(?P<top>{_WORD})", re.I),
           re.compile(rf"(?:多少|几)\s*{_UNIT}", re.I))
+# a percentage of a number: "3.5 percent of 12000", "15% of 2480", "250 的 20%", "250的百分之20"
+_SHARE, _WHOLE = r"(?P<share>\d+(?:\.\d+)?)", r"(?P<whole>\d+(?:\.\d+)?)"
+_PERCENT_OF = (re.compile(rf"{_SHARE}\s*(?:%|\bpercent\b|\bper\s+cent\b)\s+of\s+{_WHOLE}", re.I),
+               re.compile(rf"{_WHOLE}\s*的\s*{_SHARE}\s*%"), re.compile(rf"{_WHOLE}\s*的\s*百分之\s*{_SHARE}"))
 _ANSWER_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 MAX_QUANTITIES = 4
+UNIT_OBJECTIONS = ("unit_mismatch", "percent_mismatch")  # an answer that does not fit what the units settle
 _PLURAL = {"foot": "feet", "inch": "inches"}
 
 
@@ -87,6 +93,18 @@ def check_units(task: str) -> UnitCheck | None:
     if len(targets) != 1:
         return None
     return _solve(quantities, targets.pop(), " ".join(asked[0].group(0).split()))
+
+
+def check_percent(task: str) -> UnitCheck | None:
+    """What a request that takes a percentage of a number and nothing else settles ("What is 3.5 percent of
+    12000?", "250 的 20%": 420 and 50), or None: a request with any other number may go on from it."""
+    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
+    found = [match for pattern in _PERCENT_OF for match in pattern.finditer(request)]
+    if len(found) != 1 or len(_BARE_NUMBER.findall(request)) != 2:
+        return None
+    share, whole = found[0].group("share"), found[0].group("whole")
+    value = float(share) * float(whole) / 100
+    return UnitCheck("", " ".join(found[0].group(0).split()), (), value, f"{whole} * {share} / 100")
 
 
 def _one_letter_alone(match: re.Match[str]) -> bool:
@@ -180,12 +198,14 @@ def object_to_units(answer: str, task: str, raised: Collection[str]) -> Objectio
     answered with 3600 * 9): the model is shown how the quantities give the unit asked for (and `expression`,
     the arithmetic, leads its next step), and works it out with a tool. Said once; the second time the run ends
     unverified."""
-    check = check_units(task)
+    check = check_units(task) or check_percent(task)
     if check is None or check.fits(answer):
         return None
     factors = f" ({'; '.join(check.factors)})" if check.factors else ""
+    template = "unit_mismatch" if check.asked else "percent_mismatch"
     variables = {"answer": " ".join(answer.split())[:200], "asked": check.asked, "way": check.way,
                  "factors": factors, "expression": check.expression,
-                 "items": f"it does not give {check.way} in {check.asked}"}
-    ends = StopReason.UNVERIFIED if "unit_mismatch" in raised else None
-    return Objection("unit_mismatch", variables, ends=ends)
+                 "check": "check_units" if check.asked else "check_percent",
+                 "items": f"it does not give {check.way}" + (f" in {check.asked}" if check.asked else "")}
+    ends = StopReason.UNVERIFIED if template in raised else None
+    return Objection(template, variables, ends=ends)
