@@ -170,6 +170,7 @@ def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() 
     assert mentions("What date will it be one week from today?") == ["one week from today"]
     assert mentions("What was the date 2 weeks ago, and next friday?") == ["2 weeks ago", "next friday"]
     assert mentions("下周五是几号？") == ["下周五"]  # noqa: RUF001
+    assert mentions("What date is the day after tomorrow?") == ["the day after tomorrow"]  # not "tomorrow" alone
     assert mentions("and doubled?\n\n(Earlier in this conversation: What is 6*7? 42)") == []
     assert mentions("see report2.txt, e.g. https://example.com/a.html at 10am") == ["report2.txt"]
     assert mentions("What day of the week will it be Tomorrow?") == ["Tomorrow"]

@@ -30,7 +30,8 @@ _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 # ... and counted from today in other words, the longer phrase first: "one week from today", "2 weeks ago", "next
 # friday", "3天后", "下周五"
 _RELATIVE_DAY = re.compile(
-    rf"\b(?:in\s+)?{_COUNT}\s+{_SPAN}\s+(?:from|after)\s+(?:today|now|tomorrow)\b"  # not "in 9 days": a span
+    r"\b(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)\b"
+    rf"|\b(?:in\s+)?{_COUNT}\s+{_SPAN}\s+(?:from|after)\s+(?:today|now|tomorrow)\b"  # not "in 9 days": a span
     rf"|\b{_COUNT}\s+{_SPAN}\s+ago\b|\bnext\s+(?:week|{_WEEKDAY})\b|\b(?:tomorrow|yesterday)\b"
     r"|\d+\s*(?:天|周|个?星期|个?月)\s*(?:以后|之后|后|以前|之前|前)|下个?(?:周|星期)[一二三四五六日天]?"
     r"|大后天|后天|明天|昨天|前天", re.I)
