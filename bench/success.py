@@ -24,8 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tasks import TASKS, Task
+from tasks_heldout import HELDOUT_1, HELDOUT_2
 
 from autoagent.steps import StepKind
+
+SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2}
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 
@@ -178,6 +181,8 @@ def main() -> None:
     parser.add_argument("--configs", default="json,tools,react,plan")
     parser.add_argument("--model", default="local")
     parser.add_argument("--base-url", default=None)
+    parser.add_argument("--suite", choices=sorted(SUITES), default="main",
+                        help="the tasks: main (bench/tasks.py) or a held-out set (bench/tasks_heldout.py)")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
@@ -201,7 +206,7 @@ def main() -> None:
 
         ThoughtActionProtocol.model = lambda self, llm: llm  # type: ignore[method-assign]
     chosen = {name for name in args.tasks.split(",") if name}
-    tasks = [task for task in TASKS if not chosen or task.name in chosen]
+    tasks = [task for task in SUITES[args.suite] if not chosen or task.name in chosen]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     by_config: dict[str, list[Outcome]] = {}
     started = time.time()
