@@ -79,7 +79,10 @@ class Referee:
         last one: when the task still gives something to use, its thought goes from the last result to the part
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
         the part of the task that follows the parts done, by another tool; right after a failed call whose
-        error names another tool ("to rename it, use move_file"), to that tool. None when not leading."""
+        error names another tool ("to rename it, use move_file"), to that tool; right after a finish sent back
+        for a change not made, to the tool named for it, or for the model's own plan left half done, to the rest
+        of that plan. A part of the task that asks for a change, or is arithmetic, goes to the tool plainly for
+        it. None when not leading."""
         redirect = self._redirect(turn.task, steps)
         if redirect is not None:
             return redirect

@@ -1,5 +1,6 @@
-"""The writes a run makes: a rewrite of a file the run already wrote is questioned, and so is a calculation written
-instead of its result; a request that asks for a change in the workspace is not done by reading it."""
+"""The writes a run makes: a rewrite of a file the run already wrote is questioned, and so are a calculation
+written instead of its result and a file named like a folder the request names; a request that asks for a change
+in the workspace is not done by reading it."""
 
 from __future__ import annotations
 
