@@ -332,12 +332,13 @@ def test_schema_words_alone_in_a_call_of_a_tool_that_takes_none_are_dropped() ->
     assert run.steps[0].observation == "2026-12-01"
 
 
-def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() -> None:
-    @tool
-    def today() -> str:
-        """Today's date."""
-        return "2026-11-30"
+@tool
+def today() -> str:
+    """Today's date."""
+    return "2026-11-30"
 
+
+def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() -> None:
     @tool
     def shout(text: str) -> str:
         """Shout text."""
@@ -353,11 +354,6 @@ def test_a_tool_written_as_another_tools_argument_is_the_call_it_stands_for() ->
 
 
 def test_a_tool_taking_no_arguments_named_as_another_tools_argument_is_that_call() -> None:
-    @tool
-    def today() -> str:
-        """Today's date."""
-        return "2026-11-30"
-
     @tool
     def read(path: str) -> str:
         """Read a file."""

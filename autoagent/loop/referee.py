@@ -67,8 +67,13 @@ class Referee:
         self.redirected = 0  # steps led to the tool a failed call's error names
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
-        self.planned, self.planned_clause = "", ""  # the number and part of the model's own plan left undone
+        self.plan: tuple[str, str] | None = None  # the part of the model's own plan left undone, and its number
         self.change_to = ""  # the tool that makes the change the request asks for, when a finish did not
+        # what a changing call observes when the user refuses it (only such a call asks), and the start of a
+        # refusal with the user's words
+        self.refusals = {prompts.render("approval_denied").strip(),
+                         *(prompts.render("approval_no_terminal", tool=name).strip() for name in self.writers)}
+        self.refused_with = prompts.render("approval_feedback", feedback="\0").split("\0")[0]
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
@@ -89,11 +94,11 @@ class Referee:
         if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
             only, self.change_to = self.change_to, ""
             return Lead(self.prompts.render("no_change_thought").strip(), (), only=only)
-        if self.planned:  # the step after a finish that left the model's own plan half done: to the rest of it
-            number, self.planned = self.planned, ""
+        if self.plan:  # the step after a finish that left the model's own plan half done: to the rest of it
+            (clause, number), self.plan = self.plan, None
             last = answer_from_observations(steps)
             takes = (number, last) if _NUMBER.fullmatch(last) else (number,)
-            return Lead(self._thought(self.planned_clause, last), takes)
+            return Lead(self._thought(clause, last), takes)
         if self.guided >= MAX_GUIDED_STEPS:
             return None
         if turn.rethink:
@@ -180,18 +185,15 @@ class Referee:
         plan = unfinished_plan(steps) if "unfinished_plan" not in self.raised else None
         if plan is None:
             return None
-        number, clause, self.planned = plan
-        self.planned_clause = clause
+        number, clause, taken = plan
+        self.plan = (clause, taken)
         return Objection("unfinished_plan", {"number": str(number), "clause": clause})
 
     def _refused(self, step: Step) -> bool:
         """Whether the user refused to let `step`'s action run (its approval was denied)."""
         if step.kind is not StepKind.ACTION or step.success or step.action is None:
             return False
-        said = (self.prompts.render("approval_denied").strip(),
-                self.prompts.render("approval_no_terminal", tool=step.action.name).strip())
-        feedback = self.prompts.render("approval_feedback", feedback="\0").split("\0")[0]
-        return step.observation in said or step.observation.startswith(feedback)
+        return step.observation in self.refusals or step.observation.startswith(self.refused_with)
 
     def calculation_to_check(self, objection: Objection | None, answer: str) -> tuple[str, str] | None:
         """The arithmetic a drafted answer should rest on, and the thought of a step that works it out with a tool

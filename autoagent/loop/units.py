@@ -21,9 +21,8 @@ from .verify import Objection
 if TYPE_CHECKING:
     from pint import UnitRegistry
 
-_WORD = UNIT_WORD
 _PER = r"\s*(?:/|\bper\b|\ban?\b|每)\s*"
-_UNIT = rf"(?P<top>{_WORD})(?:{_PER}(?P<bottom>{_WORD}))?"
+_UNIT = rf"(?P<top>{UNIT_WORD})(?:{_PER}(?P<bottom>{UNIT_WORD}))?"
 _NUMBER = r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![0-9])"
 _QUANTITY = re.compile(rf"(?P<value>{_NUMBER})\s*-?\s*{_UNIT}", re.I)
 _BARE_NUMBER = re.compile(_NUMBER)
@@ -31,7 +30,7 @@ _BARE_NUMBER = re.compile(_NUMBER)
 # "每小时多少公里".
 _ASKED = (re.compile(rf"\bhow\s+many\s+{_UNIT}", re.I),
           re.compile(rf"\b(?:in|into|to)\s+{_UNIT}\s*(?=[?.!,;:\uff1f\u3002\uff0c]|$)", re.I),
-          re.compile(rf"每\s*(?P<bottom>{_WORD})\s*(?:多少|几)\s*(?P<top>{_WORD})", re.I),
+          re.compile(rf"每\s*(?P<bottom>{UNIT_WORD})\s*(?:多少|几)\s*(?P<top>{UNIT_WORD})", re.I),
           re.compile(rf"(?:多少|几)\s*{_UNIT}", re.I))
 # a percentage of a number: "3.5 percent of 12000", "15% of 2480", "250 的 20%", "250的百分之20"
 _SHARE, _WHOLE = r"(?P<share>\d+(?:\.\d+)?)", r"(?P<whole>\d+(?:\.\d+)?)"
