@@ -2,9 +2,10 @@
 """Two more task sets beside bench/tasks.py, for checking that what helps the suite helps tasks it was not tuned on.
 
 `heldout1` (20 tasks) was written in the third session of 2026-12-01 and its failures were then worked on: it is a
-development set now. `heldout2` (20 tasks) was written after that and only measured, never worked on; keep it
-that way, and write a new set before working on its failures. Run: `python bench/success.py --suite heldout2
---configs json`.
+development set now. `heldout2` (20 tasks) was written after that and only measured in that session; the fourth
+session worked on its failures, so it is a development set too. `heldout3` (24 tasks) was written at the start of
+the fourth session, before any of its runs: keep it measured only, and write a new set before working on its
+failures. Run: `python bench/success.py --suite heldout3 --configs json`.
 """
 
 from __future__ import annotations
@@ -104,4 +105,43 @@ HELDOUT_2: list[Task] = [
     Task("g-zh-copy", "把文件 a.txt 复制为 b.txt。", copied("a.txt", "b.txt", "abc\n"), files={"a.txt": "abc\n"},
          lang="zh"),
     Task("g-zh-lines", "notes.txt 有几行？", says_number(3), files={"notes.txt": "x\ny\nz\n"}, lang="zh"),
+]
+
+
+HELDOUT_3: list[Task] = [
+    Task("k-pct", "What is 12% of 850?", says_number(102)),
+    Task("k-books", "I bought 3 books at 14.50 dollars each. How much did I spend in total?", says_number(43.5)),
+    Task("k-paren", "What is (48 + 52) * 7?", says_number(700)),
+    Task("k-cube-root", "What is the cube root of 3375?", says_number(15)),
+    Task("k-days", "How many days are in 12 weeks?", says_number(84)),
+    Task("k-grams", "How many grams are in 3.2 kilograms?", says_number(3200)),
+    Task("k-split", "Split a bill of 186 dollars evenly among 6 people. How much does each pay?", says_number(31)),
+    Task("k-write-diff", "Subtract 275 from 1000 and write the answer to left.txt.", file_holds("left.txt", 725)),
+    Task("k-write-phrase", "Write 'see you soon' into a file called bye.txt.", file_holds("bye.txt", "see you soon")),
+    Task("k-read-min", "What is the smallest number in values.txt?", says_number(9),
+         files={"values.txt": "17\n9\n23\n"}),
+    Task("k-read-tax", "Read price.txt and add 20% tax to the price in it.", says_number(60),
+         files={"price.txt": "50\n"}),
+    Task("k-read-owner", "Read owner.txt and tell me whose name is in it.", says_text("maria"),
+         files={"owner.txt": "Owner: Maria Lopez\n"}),
+    Task("k-count-py", "How many Python files are in the workspace?", says_number(3),
+         files={"a.py": "a = 1\n", "b.py": "b = 2\n", "c.py": "c = 3\n", "d.txt": "d\n"}),
+    Task("k-find", "Which file mentions Paris?", says_text("trip.txt"),
+         files={"trip.txt": "flight to Paris on monday\n", "shop.txt": "eggs, bread\n"}),
+    Task("k-rename", "Rename summary.md to summary_old.md.", moved("summary.md", "summary_old.md", "# summary\n"),
+         files={"summary.md": "# summary\n"}),
+    Task("k-copy-folder", "Put a copy of config.ini in the backup folder.",
+         copied("config.ini", "backup/config.ini", "[app]\nport = 80\n"),
+         files={"config.ini": "[app]\nport = 80\n", "backup/readme.txt": "backups\n"}),
+    Task("k-delete-two", "Delete a.log and b.log.", both(deleted("a.log", "keep.txt"), deleted("b.log", "keep.txt")),
+         files={"a.log": "1\n", "b.log": "2\n", "keep.txt": "k\n"}),
+    Task("k-date-2w", "What is the date two weeks from today?", says_date(14)),
+    Task("k-weekday-yday", "What day of the week was it yesterday?", says_weekday(-1)),
+    Task("k-date-3ago", "What was the date 3 days ago?", says_date(-3)),
+    Task("k-zh-mul", "计算 35 乘以 12。", says_number(420), lang="zh"),
+    Task("k-zh-tomorrow", "明天是几号？", says_date(1), lang="zh"),
+    Task("k-zh-rename", "把 notes.txt 重命名为 old_notes.txt。", moved("notes.txt", "old_notes.txt", "n\n"),
+         files={"notes.txt": "n\n"}, lang="zh"),
+    Task("k-zh-read-add", "读取 count.txt，把里面的数字加上 8。", says_number(42),
+         files={"count.txt": "34\n"}, lang="zh"),
 ]
