@@ -24,11 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tasks import TASKS, Task
-from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3
+from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
 
 from autoagent.steps import StepKind
 
-SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3}
+SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3, "heldout4": HELDOUT_4}
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 

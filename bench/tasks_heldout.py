@@ -4,8 +4,9 @@
 `heldout1` (20 tasks) was written in the third session of 2026-12-01 and its failures were then worked on: it is a
 development set now. `heldout2` (20 tasks) was written after that and only measured in that session; the fourth
 session worked on its failures, so it is a development set too. `heldout3` (24 tasks) was written at the start of
-the fourth session, before any of its runs: keep it measured only, and write a new set before working on its
-failures. Run: `python bench/success.py --suite heldout3 --configs json`.
+the fourth session and its failures then worked on. `heldout4` (20 tasks) was written right after heldout3's first
+run, before any change it could have shaped: it is only measured; write a new set before working on its failures.
+Run: `python bench/success.py --suite heldout4 --configs json`.
 """
 
 from __future__ import annotations
@@ -144,4 +145,37 @@ HELDOUT_3: list[Task] = [
          files={"notes.txt": "n\n"}, lang="zh"),
     Task("k-zh-read-add", "读取 count.txt，把里面的数字加上 8。", says_number(42),
          files={"count.txt": "34\n"}, lang="zh"),
+]
+
+
+HELDOUT_4: list[Task] = [
+    Task("m-mul", "What is 4096 times 3?", says_number(12288)),
+    Task("m-discount", "A phone costs 640 dollars. How much is 15 percent of that price?", says_number(96)),
+    Task("m-sub-chain", "Start with 900, subtract 125, then multiply the result by 2.", says_number(1550)),
+    Task("m-minutes-days", "How many minutes are in 2 days?", says_number(2880)),
+    Task("m-liters", "How many milliliters are in 1.75 liters?", says_number(1750)),
+    Task("m-square", "What is 37 squared?", says_number(1369)),
+    Task("m-write-product", "Multiply 19 by 21 and save the result in out.txt.", file_holds("out.txt", 399)),
+    Task("m-write-name", "Create a file called name.txt containing the text Ada Lovelace.",
+         file_holds("name.txt", "ada lovelace")),
+    Task("m-read-avg", "Read marks.txt and give me the average of the numbers in it.", says_number(75),
+         files={"marks.txt": "60\n80\n85\n"}),
+    Task("m-read-city", "Read address.txt and tell me which city it names.", says_text("lisbon"),
+         files={"address.txt": "Rua Augusta 10, Lisbon, Portugal\n"}),
+    Task("m-count-txt", "How many text files (.txt) are in the workspace?", says_number(2),
+         files={"one.txt": "1\n", "two.txt": "2\n", "three.md": "3\n"}),
+    Task("m-find-error", "Which log file contains an error?", says_text("app2.log"),
+         files={"app1.log": "all good\n", "app2.log": "ERROR: disk full\n"}),
+    Task("m-copy", "Duplicate settings.json as settings.bak.", copied("settings.json", "settings.bak", "{}\n"),
+         files={"settings.json": "{}\n"}),
+    Task("m-move", "Move photo.png into the images folder.", moved("photo.png", "images/photo.png", "png\n"),
+         files={"photo.png": "png\n", "images/cat.png": "cat\n"}),
+    Task("m-delete", "Please delete cache.tmp.", deleted("cache.tmp", "main.txt"),
+         files={"cache.tmp": "c\n", "main.txt": "m\n"}),
+    Task("m-date-4d", "What date will it be 4 days from today?", says_date(4)),
+    Task("m-weekday-2d", "What day of the week is the day after tomorrow?", says_weekday(2)),
+    Task("m-zh-add", "计算 2500 加 1300。", says_number(3800), lang="zh"),
+    Task("m-zh-yesterday", "昨天是几月几号？", says_date(-1), lang="zh"),
+    Task("m-zh-delete", "删除文件 old.txt。", deleted("old.txt", "new.txt"), files={"old.txt": "o\n", "new.txt": "n\n"},
+         lang="zh"),
 ]
