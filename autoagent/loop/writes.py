@@ -88,12 +88,14 @@ def _target(action: Action) -> str | None:
 def asks_for_change(task: str) -> str:
     """The verb of change a task's request (its first paragraph) asks for, in a sentence that names a file or
     folder ("remove" in "Remove temp.txt from the workspace"), not in a question about one ("Which files did I
-    create?"); empty when it asks for none."""
+    create?"); of several, one that says more than a write ("copy" in "Put a copy of it in backup"); empty when it
+    asks for none."""
     request = task.strip().split("\n\n")[0]
     for sentence in _SENTENCE.split(request):
-        change = _CHANGE.search(sentence)
-        if change and _PLACE.search(sentence) and not _QUESTION.match(sentence):
-            return change.group(0).lower()
+        verbs = [match.group(0).lower() for match in _CHANGE.finditer(sentence)]
+        if verbs and _PLACE.search(sentence) and not _QUESTION.match(sentence):
+            # the verb that says most: "put a copy of config.ini in backup" is a copy, not a write
+            return next((verb for verb in verbs if verb not in _KINDS["write"]), verbs[0])
     return ""
 
 
