@@ -19,6 +19,7 @@ _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 HELD_CHARS = 80  # what a held argument may hold around the number it takes
 _PHRASE = re.compile(r"\s|[^\x00-\x7f]")  # a phrase of words, or one in Chinese: taken whole, nothing around it
+_WORDING = "[A-Za-z0-9 :,]{0,40}"  # what a word may have around it: more words ("tomorrow at 3pm"), no code
 
 
 def literal_pattern(text: str) -> str:
@@ -117,12 +118,12 @@ def _holding(key: str, schema: Any, files: list[str], values: list[str]) -> dict
     if kind == "string" and values:
         # in a plain value (no braces, where a model that can't close the string would spill the reply format): a
         # number standing alone, not a part of a longer one ("4" is in "710 / 4", not in "74" or "4.5"); a word
-        # anywhere, its first letter in either case; a phrase as the whole value (around it the model spilled
-        # its last call and result)
+        # among other words, its first letter in either case (around it, code such as "now() - 1" was spilled);
+        # a phrase as the whole value (around it the model spilled its last call and result)
         around = f"{_PLAIN}{{0,{HELD_CHARS}}}"
         forms = [f"({around}{_EDGE})?{literal_pattern(item)}({_EDGE}{around})?" if item in numbers
                  else _either_case(item) if _PHRASE.search(item)  # "one week from today", "3天后": as it is
-                 else f"{around}{_either_case(item)}{around}" for item in values]
+                 else f"{_WORDING}{_either_case(item)}{_WORDING}" for item in values]
         return {"type": "string", "pattern": f"^({'|'.join(forms)})$"}
     if kind in ("integer", "number") and numbers:
         fitting = [int(number) if kind == "integer" else number for number in map(float, numbers)

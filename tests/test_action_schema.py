@@ -90,6 +90,7 @@ def test_a_word_to_take_goes_in_a_value_in_either_case() -> None:
     phrase = re.compile(argument(schema, "calendar", "expression")["pattern"])
     assert all(phrase.fullmatch(text) for text in ("tomorrow", "Tomorrow at 3pm", "the day after tomorrow"))
     assert not phrase.fullmatch("today") and not phrase.fullmatch('{"x": "tomorrow"}')
+    assert not phrase.fullmatch("current_datetime() - 1 tomorrow")  # code spilled around it
 
 
 def test_a_phrase_to_take_is_the_whole_value() -> None:

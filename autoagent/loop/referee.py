@@ -18,11 +18,13 @@ from .verify import (
     claimed_calculation,
     clause_of,
     is_folder,
+    mentions,
     named_tools,
     next_clause,
     object_to_answer,
     object_to_finish,
     pending_mentions,
+    ran,
 )
 from .writes import (
     asks_for_change,
@@ -35,6 +37,7 @@ from .writes import (
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
+MAX_RETRIED_STEPS = 2  # steps led to take whole what the request gives, while no call has worked
 PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
 # the words of arithmetic to do, in a part of a task
@@ -65,6 +68,7 @@ class Referee:
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
+        self.retried = 0  # steps led to take whole what the request gives, after a failed call
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
         self.plan: tuple[str, str] | None = None  # the part of the model's own plan left undone, and its number
@@ -84,11 +88,12 @@ class Referee:
         last one: when the task still gives something to use, its thought goes from the last result to the part
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
         the part of the task that follows the parts done, by another tool; right after a failed call whose
-        error names another tool ("to rename it, use move_file"), to that tool; right after a finish sent back
+        error names another tool ("to rename it, use move_file"), to that tool; right after a failed call, while no
+        call has worked, to take whole a file name or a day the request gives; right after a finish sent back
         for a change not made, to the tool named for it, or for the model's own plan left half done, to the rest
         of that plan. A part of the task that asks for a change, or is arithmetic, goes to the tool plainly for
         it. None when not leading."""
-        redirect = self._redirect(turn.task, steps)
+        redirect = self._redirect(turn.task, steps) or self._retry(turn.task, steps)
         if redirect is not None:
             return redirect
         if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
@@ -138,7 +143,11 @@ class Referee:
             return None
         if self.redirected >= MAX_REDIRECTED_STEPS:
             return None
-        named = named_tools(last.observation, self.tools)
+        echoed = last.observation  # the error quotes the call: a tool named in its arguments is no advice
+        for value in last.action.args.values():
+            if isinstance(value, str) and value.strip():
+                echoed = echoed.replace(value, " ")
+        named = named_tools(echoed, self.tools)
         others = [name for name in named if name != last.action.name]
         if len(others) != 1:
             return None
@@ -147,6 +156,27 @@ class Referee:
         self.redirected += 1
         thought = self.prompts.render("redirected_thought", number=str(last.number)).strip()
         return Lead(thought, (), only=others[0])
+
+    def _retry(self, task: str, steps: Sequence[Step]) -> Lead | None:
+        """The step after a failed call, while no call has worked, led to take as it stands a file name or a day
+        the request gives that no failed call took whole ("a.log b.log" for "Delete a.log and b.log", "now() -
+        INTERVAL 2 WEEKS" for "two weeks from today"), by the tool the part of the request giving it is for,
+        else by the tool that failed; None otherwise."""
+        last = steps[-1] if steps else None
+        if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
+            return None
+        if self.retried >= MAX_RETRIED_STEPS or any(step.success for step in ran(steps)):
+            return None
+        taken = {value.strip().lstrip("./").lower() for step in ran(steps) if step.action is not None
+                 for value in step.action.args.values() if isinstance(value, str)}
+        item = next((item for item in mentions(task)
+                     if not is_folder(item) and not _NUMBER.fullmatch(item) and item.lower() not in taken), None)
+        if item is None:
+            return None
+        self.retried += 1
+        clause = clause_of(task, item)
+        thought = self.prompts.render("retry_thought", number=str(last.number), clause=clause).strip()
+        return Lead(thought, (item,), only=self._tool_for(clause) or last.action.name)
 
     def _thought(self, clause: str, last: str) -> str:
         """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""

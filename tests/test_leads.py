@@ -1,0 +1,81 @@
+"""Where the referee leads a step after a failed call: to the tool its error names (not one the call itself wrote),
+or, while no call has worked, to take whole what the request gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autoagent.loop.referee import Referee
+from autoagent.loop.writes import asks_for_change, object_to_no_change
+from autoagent.prompts import PromptTemplateBuilder
+from autoagent.protocols import Turn
+from autoagent.reply import Action, Thought, ThoughtAndAction
+from autoagent.steps import Step, StepKind
+
+TOOLS = ("calculator", "calendar", "current_datetime", "read_file", "write_file", "copy_file", "delete_file")
+WRITERS = ("write_file", "copy_file", "delete_file")
+
+
+def called(number: int, name: str, observation: str, success: bool = False, **args: str) -> Step:
+    decision = ThoughtAndAction(thought=Thought(text="t"), action=Action(name=name, args=args))
+    return Step(number, StepKind.ACTION, "", decision, observation, success=success)
+
+
+def turn(task: str) -> Turn:
+    return Turn(task, "", None, False, ())  # type: ignore[arg-type]
+
+
+def referee() -> Referee:
+    return Referee(PromptTemplateBuilder(), TOOLS, WRITERS, "calculator")
+
+
+def test_a_tool_named_only_in_the_failed_calls_own_arguments_is_no_advice() -> None:
+    step = called(1, "calendar", "calendar failed: could not understand 'current_datetime() - 1'; try 'tomorrow'",
+                  expression="current_datetime() - 1")
+    lead = referee().lead(turn("What day of the week was it yesterday?"), [step])
+    assert lead is not None and lead.only == "calendar" and lead.takes == ("yesterday",)
+
+
+def test_a_failed_call_that_did_not_take_the_requests_day_whole_is_led_to_take_it() -> None:
+    step = called(1, "calendar", "calendar failed: could not understand it", expression="now() - INTERVAL 2 WEEKS")
+    lead = referee().lead(turn("What is the date two weeks from today?"), [step])
+    assert lead is not None and lead.takes == ("two weeks from today",) and lead.only == "calendar"
+    assert lead.thought_start.startswith("Step 1 failed, so I take what the request gives as it is: next I must")
+
+
+def test_a_failed_call_that_ran_files_together_is_led_to_one_file_by_the_tool_for_the_change() -> None:
+    step = called(1, "read_file", "read_file failed: 'a.log b.log' does not exist", path="a.log b.log")
+    lead = referee().lead(turn("Delete a.log and b.log."), [step])
+    assert lead is not None and lead.takes == ("a.log",) and lead.only == "delete_file"
+
+
+def test_no_retry_lead_once_a_call_worked_or_when_the_call_took_the_given_whole() -> None:
+    took = called(1, "calendar", "calendar failed: could not understand it", expression="two weeks from today")
+    assert referee().lead(turn("What is the date two weeks from today?"), [took]) is None
+    worked = called(1, "read_file", "15", success=True, path="a.txt")
+    failed = called(2, "read_file", "read_file failed: no such file", path="bb.txt")
+    assert referee().lead(turn("Read a.txt and b.txt and add the two numbers."), [worked, failed]) is None
+
+
+def test_the_retry_lead_is_given_twice_a_run_at_most() -> None:
+    judge = referee()
+    task = turn("What is the date two weeks from today?")
+    steps = [called(number, "calendar", "calendar failed", expression=f"now() + {number}") for number in (1, 2, 3)]
+    assert [judge.lead(task, steps[:index]) is not None for index in (1, 2, 3)] == [True, True, False]
+
+
+@pytest.mark.parametrize(("request_", "verb"), [
+    ("Put a copy of config.ini in the backup folder.", "copy"),
+    ("Save a copy of notes.txt as notes.bak.", "copy"),
+    ("Save 42 to out.txt.", "save"),
+])
+def test_of_several_verbs_of_change_the_one_that_says_most_is_asked_for(request_: str, verb: str) -> None:
+    assert asks_for_change(request_) == verb
+
+
+def test_a_copy_made_for_a_request_to_put_a_copy_somewhere_is_the_change_asked_for(tmp_path: Path) -> None:
+    copy = called(1, "copy_file", "Copied config.ini to backup/config.ini.", success=True, source="config.ini",
+                  destination="backup/config.ini")
+    assert object_to_no_change("Put a copy of config.ini in the backup folder.", [copy], WRITERS, ()) is None
