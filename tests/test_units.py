@@ -6,7 +6,7 @@ import pytest
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.loop.units import check_percent, check_units
+from autoagent.loop.units import check_arithmetic, check_percent, check_units
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
 
@@ -150,3 +150,45 @@ def test_an_answer_that_is_not_the_percentage_asked_for_is_checked_with_the_calc
     assert (checked.action.name, checked.action.args, checked.observation) == (  # type: ignore[union-attr]
         "calculator", {"expression": "12000 * 3.5 / 100"}, "420")
     assert result.finished and result.answer == "It is 420."
+
+
+@pytest.mark.parametrize(("request_", "expression", "value"), [
+    ("What is (48 + 52) * 7?", "(48 + 52) * 7", 700),
+    ("What is 1234 * 5678 + 17?", "1234 * 5678 + 17", 7006669),
+    ("计算 1234 * 5678 + 17 的结果。", "1234 * 5678 + 17", 7006669),
+    ("What is the cube root of 3375?", "3375 ^ (1/3)", 15),
+    ("What is the square root of 20736?", "20736 ^ (1/2)", 144),
+    ("What is 37 squared?", "37 ^ 2", 1369),
+    ("What is 7 to the power of 6?", "7 ^ 6", 117649),
+    ("What is 2 to the 10th power?", "2 ^ 10", 1024),
+    ("3375 的立方根是多少？", "3375 ^ (1/3)", 15),  # noqa: RUF001
+    ("2 的 10 次方是多少", "2 ^ 10", 1024),
+])
+def test_arithmetic_the_request_spells_out_settles_the_value(request_: str, expression: str, value: float) -> None:
+    check = check_arithmetic(request_)
+    assert check is not None and check.expression == expression and check.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("request_", [
+    "What is 2 to the 10th power, minus 24?",  # another number: the request goes on
+    "Compute 123 * 45, then add 6789 to that result.",
+    "What date is 2026-12-01 plus 3 days?",  # a date, not a subtraction
+    "Call 555-1234 about the order.",
+    "Calculate 2 to the power of 16 and save the number in power.txt.",  # a write: its answer need not say it
+    "What is 3 + 4 or 5 * 6?",  # two: which is meant is not settled
+])
+def test_arithmetic_in_a_longer_request_is_left_alone(request_: str) -> None:
+    assert check_arithmetic(request_) is None
+
+
+def test_an_answer_that_misreads_the_requests_own_arithmetic_is_checked_with_the_calculator() -> None:
+    agent, _ = agent_with(act("calculator", expression="48 + 52 * 7"), act("FINISH"), "The result is 412.",
+                          act("FINISH"), "The result is 700.")
+
+    result = agent.execute("What is (48 + 52) * 7?")
+
+    checked = result.steps[1]
+    assert (checked.action.name, checked.action.args, checked.observation) == (  # type: ignore[union-attr]
+        "calculator", {"expression": "(48 + 52) * 7"}, "700")
+    assert "Check the request's own arithmetic: (48 + 52) * 7" in checked.decision.thought.text  # type: ignore[union-attr]
+    assert result.finished and result.answer == "The result is 700."

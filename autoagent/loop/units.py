@@ -4,7 +4,8 @@
 Dimensional analysis with pint, and only where it settles the matter: every number of the request carries a unit
 people use (a bare number may be a count that multiplies), one unit is asked for, and exactly one way of combining
 all the quantities, each multiplied or divided once, has that unit's dimension. Anything else is left alone.
-A percentage of a number is settled the same way, when the request gives nothing else ("3.5 percent of 12000")."""
+A percentage of a number is settled the same way, when the request gives nothing else ("3.5 percent of 12000"), and
+so is arithmetic the request spells out and nothing else: "(48 + 52) * 7", "the cube root of 3375", "37 squared"."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..steps import StopReason
+from ..tools.calculator import evaluate
 from ..tools.units import UNIT_WORD, registry, unit_name
-from .verify import Objection
+from .verify import OPERAND, Objection
+from .writes import asks_for_change
 
 if TYPE_CHECKING:
     from pint import UnitRegistry
@@ -36,9 +39,21 @@ _ASKED = (re.compile(rf"\bhow\s+many\s+{_UNIT}", re.I),
 _SHARE, _WHOLE = r"(?P<share>\d+(?:\.\d+)?)", r"(?P<whole>\d+(?:\.\d+)?)"
 _PERCENT_OF = (re.compile(rf"{_SHARE}\s*(?:%|\bpercent\b|\bper\s+cent\b)\s+of\s+{_WHOLE}", re.I),
                re.compile(rf"{_WHOLE}\s*的\s*{_SHARE}\s*%"), re.compile(rf"{_WHOLE}\s*的\s*百分之\s*{_SHARE}"))
+# arithmetic a request spells out: written with operators a date or a phone number does not have ("(48 + 52) * 7"),
+# a root or a power in words ("the cube root of 3375", "37 squared", "2 to the power of 10", "3375 的立方根")
+_WRITTEN = re.compile(rf"{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+")
+_N, _K = r"(?P<n>\d+(?:\.\d+)?)", r"(?P<k>\d+)"
+_ROOTS = {"square": 2, "cube": 3, "平方": 2, "立方": 3}
+_POWERS = {"squared": 2, "cubed": 3}
+_SPELLED = (re.compile(rf"\b(?P<root>square|cube)\s+root\s+of\s+{_N}", re.I),
+            re.compile(rf"{_N}\s*的\s*(?P<root>平方|立方)根"),
+            re.compile(rf"{_N}\s+(?P<power>squared|cubed)\b", re.I),
+            re.compile(rf"{_N}\s+(?:raised\s+)?to\s+the\s+(?:power\s+of\s+)?{_K}(?:(?:st|nd|rd|th)\s+power)?\b", re.I),
+            re.compile(rf"{_N}\s*的\s*{_K}\s*次方"))
 _ANSWER_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 MAX_QUANTITIES = 4
-UNIT_OBJECTIONS = ("unit_mismatch", "percent_mismatch")  # an answer that does not fit what the units settle
+# an answer that does not fit what the units, a percentage or the request's own arithmetic settle
+UNIT_OBJECTIONS = ("unit_mismatch", "percent_mismatch", "arithmetic_mismatch")
 _PLURAL = {"foot": "feet", "inch": "inches"}
 
 
@@ -58,6 +73,7 @@ class UnitCheck:
     factors: tuple[str, ...]
     value: float
     expression: str = ""  # the arithmetic that gives the value ("9 * 86400"), for a calculator
+    kind: str = "units"  # what settles it: "units", "percent" or "arithmetic" (the request's own)
 
     def fits(self, answer: str) -> bool:
         """Whether `answer` states the value, as written or rounded to the decimals the answer shows."""
@@ -103,7 +119,40 @@ def check_percent(task: str) -> UnitCheck | None:
         return None
     share, whole = found[0].group("share"), found[0].group("whole")
     value = float(share) * float(whole) / 100
-    return UnitCheck("", " ".join(found[0].group(0).split()), (), value, f"{whole} * {share} / 100")
+    return UnitCheck("", " ".join(found[0].group(0).split()), (), value, f"{whole} * {share} / 100", kind="percent")
+
+
+def check_arithmetic(task: str) -> UnitCheck | None:
+    """What a request that spells out arithmetic and gives no other number settles ("What is (48 + 52) * 7?": 700,
+    not 48 + 52 * 7; "the cube root of 3375": 15), or None; None too for a request to change the workspace, whose
+    answer need not restate the number ("Saved it to out.txt")."""
+    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
+    if asks_for_change(request):
+        return None
+    found = [(match, _spelled(match)) for pattern in _SPELLED for match in pattern.finditer(request)]
+    found += [(match, match.group(0).replace("\u00d7", "*").replace("\u00f7", "/"))
+              for match in _WRITTEN.finditer(request)]
+    if len(found) != 1:
+        return None
+    match, expression = found[0]
+    numbers = list(_BARE_NUMBER.finditer(request))
+    if any(not match.start() <= number.start() < match.end() for number in numbers):
+        return None  # another number: the request may go on from this one
+    expression = " ".join(expression.split())
+    try:
+        value = float(evaluate(expression))
+    except ValueError:
+        return None
+    return UnitCheck("", " ".join(match.group(0).split()), (), value, expression, kind="arithmetic")
+
+
+def _spelled(match: re.Match[str]) -> str:
+    """The calculator's expression for a root or a power said in words ("3375 ^ (1/3)", "37 ^ 2")."""
+    found = match.groupdict()
+    if found.get("root"):
+        return f"{found['n']} ^ (1/{_ROOTS[found['root'].lower()]})"
+    power = _POWERS[found["power"].lower()] if found.get("power") else found["k"]
+    return f"{found['n']} ^ {power}"
 
 
 def _one_letter_alone(match: re.Match[str]) -> bool:
@@ -197,14 +246,13 @@ def object_to_units(answer: str, task: str, raised: Collection[str]) -> Objectio
     answered with 3600 * 9): the model is shown how the quantities give the unit asked for (and `expression`,
     the arithmetic, leads its next step), and works it out with a tool. Said once; the second time the run ends
     unverified."""
-    check = check_units(task) or check_percent(task)
+    check = check_units(task) or check_percent(task) or check_arithmetic(task)
     if check is None or check.fits(answer):
         return None
     factors = f" ({'; '.join(check.factors)})" if check.factors else ""
-    template = "unit_mismatch" if check.asked else "percent_mismatch"
     variables = {"answer": " ".join(answer.split())[:200], "asked": check.asked, "way": check.way,
-                 "factors": factors, "expression": check.expression,
-                 "check": "check_units" if check.asked else "check_percent",
+                 "factors": factors, "expression": check.expression, "check": f"check_{check.kind}",
                  "items": f"it does not give {check.way}" + (f" in {check.asked}" if check.asked else "")}
+    template = f"{'unit' if check.kind == 'units' else check.kind}_mismatch"
     ends = StopReason.UNVERIFIED if template in raised else None
     return Objection(template, variables, ends=ends)
