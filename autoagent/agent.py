@@ -39,7 +39,7 @@ __all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
 
-CHECKER = "calculator"  # the tool that checks the arithmetic of a drafted answer, where the agent has it
+CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
 
 class AutoGPT(RunLifecycle):
     """An autonomous agent: any LangChain chat model, any LangChain tools, prompts from `.templ` files."""
@@ -120,8 +120,8 @@ class AutoGPT(RunLifecycle):
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         rethink, failures = False, 0
         writers = tuple(name for name, tool in self.toolbox.tools.items() if not is_read_only(tool))
-        checker = CHECKER if self.toolbox.find(CHECKER) else ""
-        referee = Referee(self.prompts, tuple(self.toolbox.tools), writers, checker)
+        checkers = (name if self.toolbox.find(name) else "" for name in CHECKERS)
+        referee = Referee(self.prompts, tuple(self.toolbox.tools), writers, *checkers)
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
@@ -194,9 +194,10 @@ class AutoGPT(RunLifecycle):
         tool = self.toolbox.find(decision.action.name)
         writes = tool is not None and not is_read_only(tool)
         objection = referee.review_action(turn.task, decision.action, steps, writes)
-        if objection is not None and objection.template == "unworked_write" and self.toolbox.find(CHECKER):
+        if objection is not None and objection.template == "unworked_write" and referee.calculator:
             thought = self.prompts.render("check_write", **objection.variables)  # worked out first, then written
-            return self._check_calculation(number, reply, objection.variables["text"], thought, events, callbacks)
+            return self._check(number, reply, (referee.calculator, objection.variables["text"], thought), events,
+                               callbacks)
         if objection is not None:
             return StepOutcome(referee.rejected(number, reply, decision, objection))
         loop = loops.check(decision.action)
@@ -223,21 +224,23 @@ class AutoGPT(RunLifecycle):
         objection, answer = referee.review_finish(turn, steps, draft)
         if objection is None:
             return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
-        check = referee.calculation_to_check(objection, answer) if self.toolbox.find(CHECKER) else None
+        check = referee.calculation_to_check(objection, answer)
         if check is not None:
-            return self._check_calculation(number, reply, *check, events, callbacks)
+            return self._check(number, reply, check, events, callbacks)
         kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
         return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
                            objection.detail)
 
-    def _check_calculation(
-        self, number: int, reply: str, expression: str, thought_text: str, events: RunObserver, callbacks: Callbacks
+    def _check(
+        self, number: int, reply: str, check: tuple[str, str, str], events: RunObserver, callbacks: Callbacks
     ) -> StepOutcome:
-        """A step the agent takes itself: the calculator works out what a drafted answer computed in its head (or
-        what the request's units give), so the next answer rests on a tool's result."""
+        """A step the agent takes itself, `check` (a tool, its one argument, the thought): the calculator works out
+        what a drafted answer computed in its head (or what the request's units give), the calendar reads the day
+        the request gives, so the next answer rests on a tool's result."""
+        tool, value, thought_text = check
         thought = Thought(text=thought_text.strip())
-        argument = next(iter(self.toolbox.args_schema(CHECKER).get("properties", {})), "expression")
-        decision = ThoughtAndAction(thought=thought, action=Action(name=CHECKER, args={argument: expression}))
+        argument = next(iter(self.toolbox.args_schema(tool).get("properties", {})), "expression")
+        decision = ThoughtAndAction(thought=thought, action=Action(name=tool, args={argument: value}))
         events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, callbacks)
         return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)

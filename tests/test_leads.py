@@ -32,8 +32,8 @@ def referee() -> Referee:
 
 
 def test_a_tool_named_only_in_the_failed_calls_own_arguments_is_no_advice() -> None:
-    step = called(1, "calendar", "calendar failed: could not understand 'current_datetime() - 1'; try 'tomorrow'",
-                  expression="current_datetime() - 1")
+    step = called(1, "calendar", "calendar failed: could not understand the date/time 'current_datetime() - 1' (did "
+                  "not understand: current_datetime); try a form like 'tomorrow'", expression="current_datetime() - 1")
     lead = referee().lead(turn("What day of the week was it yesterday?"), [step])
     assert lead is not None and lead.only == "calendar" and lead.takes == ("yesterday",)
 

@@ -674,7 +674,7 @@ def test_an_answer_with_a_date_no_tool_showed_gives_way_to_the_date_tools_result
     agent, llm = agent_with(act("calendar", expression="5 days from today"), act("FINISH"), "2026-12-07",
                             act("FINISH"), "2026-12-07", tools=[calendar])
 
-    result = agent.execute("What date is it 5 days from today?")
+    result = agent.execute("Give me the date 5 days from today.")  # no question about a day: see test_days.py
 
     assert "no tool result shows 2026-12-07" in llm.prompts[3]
     assert result.finished and result.answer == "2026-12-06 (Sunday)"

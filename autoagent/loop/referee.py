@@ -11,6 +11,7 @@ from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .answers import answer_from_observations
+from .days import answer_for_day, day_asked, reading
 from .plans import unfinished_plan
 from .units import UNIT_OBJECTIONS, object_to_units
 from .verify import (
@@ -60,11 +61,12 @@ class Referee:
     """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
 
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
-                 calculator: str = "") -> None:
+                 calculator: str = "", calendar: str = "") -> None:
         self.prompts = prompts
         self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
         self.writers = tuple(writers)  # the ones that change something (not read-only)
         self.calculator = calculator  # the one that works out arithmetic, where the toolbox has it
+        self.calendar = calendar  # the one that reads a day in words ("two weeks from today"), where it has it
         self.raised: set[str] = set()  # the objections already made this run
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
@@ -143,12 +145,9 @@ class Referee:
             return None
         if self.redirected >= MAX_REDIRECTED_STEPS:
             return None
-        echoed = last.observation  # the error quotes the call: a tool named in its arguments is no advice
-        for value in last.action.args.values():
-            if isinstance(value, str) and value.strip():
-                echoed = echoed.replace(value, " ")
-        named = named_tools(echoed, self.tools)
-        others = [name for name in named if name != last.action.name]
+        named = named_tools(last.observation, self.tools)
+        written = " ".join(str(value) for value in last.action.args.values())  # an error quotes the call's own words:
+        others = [name for name in named if name != last.action.name and name not in written]  # no advice there
         if len(others) != 1:
             return None
         if others[0] not in self.writers and changer(asks_for_change(task), self.writers):
@@ -188,11 +187,12 @@ class Referee:
         self, turn: Turn, steps: Sequence[Step], draft: Callable[[], str]
     ) -> tuple[Objection | None, str]:
         """An objection to finishing now, or None and the drafted final answer, which must rest on the results."""
-        objection = object_to_finish(turn.task, steps, self.raised)
+        # a day the question counts from today, which no call read: the agent reads it first, whatever else is amiss
+        objection = self._object_to_unread_day(turn.task, steps) or object_to_finish(turn.task, steps, self.raised)
         if objection is None and not any(self._refused(step) for step in steps):  # the user said no: not again
             objection = object_to_no_change(turn.task, steps, self.writers, self.raised)
         objection = objection or self._object_to_unfinished_plan(steps)
-        answer = draft() if objection is None else ""
+        answer = answer_for_day(draft(), turn.task, steps) if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, turn.task, self.raised)
         result = answer_from_observations(steps)
@@ -219,24 +219,39 @@ class Referee:
         self.plan = (clause, taken)
         return Objection("unfinished_plan", {"number": str(number), "clause": clause})
 
+    def _object_to_unread_day(self, task: str, steps: Sequence[Step]) -> Objection | None:
+        """Why finishing now is not earned: the request asks about a day it counts from today, and no call read
+        its words as they stand ("now() - INTERVAL 2 WEEKS" for "two weeks from today"). Once a run; the agent
+        then reads them with the calendar itself (see `calculation_to_check`)."""
+        day = day_asked(task) if self.calendar and "day_check" not in self.raised else ""
+        if not day or reading(day, steps) is not None:
+            return None
+        return Objection("day_check", {"day": day})
+
     def _refused(self, step: Step) -> bool:
         """Whether the user refused to let `step`'s action run (its approval was denied)."""
         if step.kind is not StepKind.ACTION or step.success or step.action is None:
             return False
         return step.observation in self.refusals or step.observation.startswith(self.refused_with)
 
-    def calculation_to_check(self, objection: Objection | None, answer: str) -> tuple[str, str] | None:
-        """The arithmetic a drafted answer should rest on, and the thought of a step that works it out with a tool
-        (once a run each): the arithmetic the answer works out in its own words ("12 + 30 + 58 = 110"), when it was
-        sent back for a number no tool showed (the objection then counts as not yet made, so the next draft, from
-        the tool's result, is judged afresh); the arithmetic the request's units give ("9 * 86400" for the
-        seconds in 9 days), when the answer did not fit them (a second answer that does not is not taken)."""
+    def calculation_to_check(self, objection: Objection | None, answer: str) -> tuple[str, str, str] | None:
+        """The tool, the value and the thought of a step the agent takes itself to check what a finish rests on
+        (once a run each): the calculator works out the arithmetic a drafted answer works out in its own words
+        ("12 + 30 + 58 = 110"), when it was sent back for a number no tool showed (the objection then counts as
+        not yet made, so the next draft, from the tool's result, is judged afresh); and the arithmetic the
+        request's units give ("9 * 86400" for the seconds in 9 days), when the answer did not fit them (a second
+        answer that does not is not taken); the calendar reads the day a question counts from today, when no
+        call read it."""
         if objection is None or objection.ends:
+            return None
+        if objection.template == "day_check" and self.calendar:
+            return self.calendar, objection.variables["day"], self.prompts.render("check_day", **objection.variables)
+        if not self.calculator:
             return None
         if objection.template in UNIT_OBJECTIONS and objection.variables["expression"] and not self.converted:
             self.converted = True
             thought = self.prompts.render(objection.variables["check"], **objection.variables)
-            return objection.variables["expression"], thought
+            return self.calculator, objection.variables["expression"], thought
         if objection.template != "ungrounded_answer" or self.checked:
             return None
         expression = claimed_calculation(answer)
@@ -244,7 +259,7 @@ class Referee:
             return None
         self.checked = True
         self.raised.discard(objection.template)
-        return expression, self.prompts.render("check_calculation", expression=expression)
+        return self.calculator, expression, self.prompts.render("check_calculation", expression=expression)
 
     def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
         """An objection to running `action` (a rewrite of a file this run just wrote, a calculation written

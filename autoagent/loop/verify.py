@@ -110,6 +110,11 @@ def mentions(task: str) -> list[str]:
     return list(dict.fromkeys(item for _, item in sorted(found)))
 
 
+def counted_day(item: str) -> bool:
+    """True for a day counted from today, as `mentions` gives it ("two weeks from today", "明天")."""
+    return bool(_RELATIVE_DAY.fullmatch(item))
+
+
 def is_folder(item: str) -> bool:
     """True for a folder the task names, as `mentions` writes it ("archive/")."""
     return item.endswith("/")
