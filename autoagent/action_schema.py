@@ -16,10 +16,10 @@ _FOLDER_NAME = re.compile(r"[\w\-]+/")  # a folder the task names, as the refere
 _TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, backslash or line break
 _PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
 _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
+_SPACED = '( ?[^ "\\\\\\n])'  # one such that is no space, after at most one space: a led thought does not run on blank
+LED_TAIL_CHARS = 120  # what a led thought may say after the tool's name
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 HELD_CHARS = 80  # what a held argument may hold around the number it takes
-_PHRASE = re.compile(r"\s|[^\x00-\x7f]")  # a phrase of words, or one in Chinese: taken whole, nothing around it
-_WORDING = "[A-Za-z0-9 :,]{0,40}"  # what a word may have around it: more words ("tomorrow at 3pm"), no code
 
 
 def literal_pattern(text: str) -> str:
@@ -54,8 +54,8 @@ def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes
     optional = f"({literal_pattern(article + joiner)})?" if article else ""
     replies = []
     for name, action in _actions(tools, takes).items():
-        rest = max(thought_chars - len(thought_start) - len(article) - len(name) - 2, 0)
-        thought = {"type": "string", "pattern": f"^{start}{optional}{literal_pattern(name)}{_TEXT}{{0,{rest}}}$"}
+        rest = min(max(thought_chars - len(thought_start) - len(article) - len(name) - 2, 0), LED_TAIL_CHARS) // 2
+        thought = {"type": "string", "pattern": f"^{start}{optional}{literal_pattern(name)}{_SPACED}{{0,{rest}}}$"}
         replies.append({"type": "object", "properties": {"thought": thought, "action": action},
                         "required": ["thought", "action"]})
     return {"anyOf": replies}
@@ -117,13 +117,12 @@ def _holding(key: str, schema: Any, files: list[str], values: list[str]) -> dict
         return {"type": "string", "pattern": f"^({_TEXT}*[/])?({names})$"}
     if kind == "string" and values:
         # in a plain value (no braces, where a model that can't close the string would spill the reply format): a
-        # number standing alone, not a part of a longer one ("4" is in "710 / 4", not in "74" or "4.5"); a word
-        # among other words, its first letter in either case (around it, code such as "now() - 1" was spilled);
-        # a phrase as the whole value (around it the model spilled its last call and result)
+        # number standing alone, not a part of a longer one ("4" is in "710 / 4", not in "74" or "4.5"); a word or
+        # a phrase (a day such as "yesterday", "one week from today") as the whole value, its first letter in either
+        # case (around it the model spilled its last call and result, or code such as "now() - 1")
         around = f"{_PLAIN}{{0,{HELD_CHARS}}}"
         forms = [f"({around}{_EDGE})?{literal_pattern(item)}({_EDGE}{around})?" if item in numbers
-                 else _either_case(item) if _PHRASE.search(item)  # "one week from today", "3天后": as it is
-                 else f"{_WORDING}{_either_case(item)}{_WORDING}" for item in values]
+                 else _either_case(item) for item in values]
         return {"type": "string", "pattern": f"^({'|'.join(forms)})$"}
     if kind in ("integer", "number") and numbers:
         fitting = [int(number) if kind == "integer" else number for number in map(float, numbers)
