@@ -176,6 +176,23 @@ def test_delete_file_and_only_empty_folders(tools: dict[str, BaseTool], workspac
         tools["delete_file"].invoke({"path": "box"})
 
 
+def test_delete_file_takes_a_pattern_of_names_and_deletes_only_files(tools: dict[str, BaseTool],
+                                                                      workspace: Path) -> None:
+    for name in ("x.tmp", "y.tmp", "keep.txt", "sub/z.tmp", "dir.tmp/inner.txt"):
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text("1")
+    with pytest.raises(ValueError, match=r"every file ending in \.tmp, give the pattern '\*\.tmp'"):
+        tools["delete_file"].invoke({"path": ".tmp"})
+    assert tools["delete_file"].invoke({"path": "*.tmp"}) == "Deleted 2 files: x.tmp, y.tmp."
+    assert tools["delete_file"].invoke({"path": "**/*.tmp"}) == "Deleted 1 file: sub/z.tmp."
+    assert sorted(str(path.relative_to(workspace)) for path in workspace.rglob("*") if path.is_file()) == [
+        "dir.tmp/inner.txt", "keep.txt"]  # a folder a pattern matches stays
+    with pytest.raises(ValueError, match="does not exist"):
+        tools["delete_file"].invoke({"path": "*.tmp"})
+    with pytest.raises(ValueError, match=r"outside the workspace|leaves the workspace"):
+        tools["delete_file"].invoke({"path": "sub/../../*"})
+
+
 def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "a.txt", "content": "alpha\nTODO: fix\nomega\n"})
     tools["write_file"].invoke({"path": "src/b.py", "content": "# todo later\nx = 1\n"})

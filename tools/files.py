@@ -5,6 +5,7 @@
 
 import errno
 import os
+import re
 import shutil
 import stat
 from itertools import islice
@@ -32,6 +33,8 @@ from .workspace import Workspace
 
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
 MAX_LISTED = 200
+_PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.tmp")
+_EXTENSION = re.compile(r"\.\w{1,10}")  # a file ending alone (".tmp"), no name before it
 
 
 def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
@@ -145,11 +148,38 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
 
     @tool(parse_docstring=True)
     def delete_file(path: str) -> str:
-        """Delete a file, or an empty folder, in the workspace.
+        """Delete a file or an empty folder in the workspace, or every file a pattern such as "*.tmp" matches.
 
         Args:
-            path: File or empty folder, relative to the workspace.
+            path: File, empty folder or pattern ("*.log", "old/*.txt"), relative to the workspace.
         """
+        with os_errors("delete", path):
+            named = space.entry(path).exists() or space.entry(path).is_symlink()
+        if _PATTERN.search(path) and not named:
+            return delete_matching(path)
+        ending = path.strip()
+        if _EXTENSION.fullmatch(ending) and not named and any(entry.name.endswith(ending)
+                                                              for entry, _ in walk(space, space.root)):
+            raise ValueError(f"{path!r} does not exist in the workspace; to delete every file ending in {ending}, "
+                             f"give the pattern '*{ending}'")
+        return delete_one(path)
+
+    def delete_matching(pattern: str) -> str:
+        """Delete every file (not folder) under the workspace that `pattern` matches, each as `delete_one` does."""
+        with os_errors("delete", pattern):
+            if ".." in Path(pattern.strip()).parts or Path(pattern.strip()).is_absolute():
+                raise ValueError(f"{pattern!r} leaves the workspace; give a pattern inside it, such as '*.tmp'")
+            matches = sorted(str(match.relative_to(space.root)) for match in space.root.glob(pattern.strip())
+                             if match.is_file() or match.is_symlink())
+            if not matches:
+                existing(space, pattern)  # raises: nothing of that name, and what is there
+            if len(matches) > MAX_LISTED:
+                raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
+        deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matches]
+        return f"Deleted {len(deleted)} file{'' if len(deleted) == 1 else 's'}: {', '.join(deleted)}."
+
+    def delete_one(path: str) -> str:
+        """Delete one file or empty folder."""
         with os_errors("delete", path):
             existing(space, path)  # a symlink must point inside the workspace, to something
             location = space.entry(path)  # but the link itself is what goes
