@@ -6,7 +6,8 @@ import pytest
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.loop.units import check_arithmetic, check_percent, check_units
+from autoagent.loop.settled import check_arithmetic, check_percent
+from autoagent.loop.units import check_units
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
 
@@ -28,6 +29,13 @@ SETTLED = [  # request, the unit asked for, how its quantities give it, the valu
     ("How many minutes is 1,440 seconds?", "minutes", "1440 seconds", 24),
     ("9天有多少秒？", "秒", "9天", 777600),  # noqa: RUF001  (Chinese punctuation, as people write it)
     ("一辆车3小时行驶了240公里，每小时多少公里？", "公里每小时", "240公里 / 3小时", 80),  # noqa: RUF001
+    # things counted are units of their own
+    ("A box holds 24 eggs. How many eggs are in 17 boxes?", "eggs", "24 eggs per box * 17 boxes", 408),
+    ("How many legs do 5 spiders have? A spider has 8 legs.", "legs", "5 spiders * 8 legs per spider", 40),
+    ("A truck carries 40 crates per trip. How many crates in 6 trips?", "crates", "40 crates per trip * 6 trips",
+     240),
+    ("How many wheels do 7 cars have if each car has 4 wheels?", "wheels", "7 cars * 4 wheels per car", 28),
+    ("A hen lays 5 eggs a week. How many eggs does it lay in 3 weeks?", "eggs", "5 eggs per week * 3 weeks", 15),
 ]
 
 UNSETTLED = [  # the units do not settle the answer: left alone
@@ -39,6 +47,10 @@ UNSETTLED = [  # the units do not settle the answer: left alone
     "Write the number of seconds in 2 hours into a file named s.txt",
     "How many minutes is 2 hours? Save it to km.txt",  # two units asked for
     "Read numbers.txt and tell me the sum of the numbers in it.",
+    "I have 12 cookies and eat 3 cookies. How many cookies are left?",  # a difference: no product is cookies
+    "How many apples do I have if I buy 3 apples and then 5 apples?",
+    "How many Markdown files are in the workspace?",
+    "How many eggs are in 17 and 23 boxes?",  # "17 and": a word that counts nothing
 ]
 
 
@@ -192,3 +204,15 @@ def test_an_answer_that_misreads_the_requests_own_arithmetic_is_checked_with_the
         "calculator", {"expression": "(48 + 52) * 7"}, "700")
     assert "Check the request's own arithmetic: (48 + 52) * 7" in checked.decision.thought.text  # type: ignore[union-attr]
     assert result.finished and result.answer == "The result is 700."
+
+
+def test_an_answer_that_divides_what_a_count_multiplies_is_checked_with_the_calculator() -> None:
+    agent, _ = agent_with(act("calculator", expression="24 / 17"), act("FINISH"), "About 1.41176470588235 eggs.",
+                          act("FINISH"), "There are 408 eggs.")
+
+    result = agent.execute("A box holds 24 eggs. How many eggs are in 17 boxes?")
+
+    checked = result.steps[1]
+    assert (checked.action.name, checked.action.args, checked.observation) == (  # type: ignore[union-attr]
+        "calculator", {"expression": "24 * 17"}, "408")
+    assert result.finished and result.answer == "There are 408 eggs."

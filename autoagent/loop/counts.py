@@ -1,0 +1,86 @@
+"""The things a request counts, as units: "A box holds 24 eggs. How many eggs are in 17 boxes?" gives 17 boxes and
+24 eggs per box, and asks for eggs, so the units check (units.py) settles it as 17 boxes * 24 eggs per box, not
+24 / 17. Each thing counted is a unit of its own kind in pint, which only its own count converts to; a unit people
+use ("5 eggs a day") stays that unit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..tools.units import UNIT_WORD, registry, unit_name
+
+_NOUN = r"[A-Za-z]{3,}"
+_VALUE = r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)(?![\d.]\d)"
+_HOW_MANY = re.compile(rf"\bhow\s+many\s+(?P<noun>{_NOUN})\b", re.I)
+_COUNT = re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\b", re.I)  # "17 boxes"
+# how many of one thing another holds: "24 eggs per box"; "a box holds 24 eggs", "each car has 4 wheels"
+_VERBS = r"holds|has|contains|carries|fits|takes|needs|uses|makes|lays|gives|weighs|costs"
+_RATES = (re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\s+(?:per|a|an|each|every)\s+(?P<per>{_NOUN})\b", re.I),
+          re.compile(rf"\b(?:a|an|one|each|every)\s+(?P<per>{_NOUN})\s+(?:{_VERBS})\s+{_VALUE}\s+(?P<noun>{_NOUN})\b",
+                     re.I))  # the first that takes a number: "a truck carries 40 crates per trip" is per trip
+# the words after a number that count nothing: "17 and 23", "3 times", "5 more"
+_NOT_COUNTED = {"and", "plus", "minus", "times", "divided", "multiplied", "percent", "more", "less", "fewer", "than",
+                "from", "into", "then", "per", "each", "the", "for", "with", "over", "out", "off", "are", "were",
+                "was", "will", "would", "have", "had", "has", "can", "all", "total", "together", "left", "instead"}
+
+
+@dataclass(frozen=True)
+class Given:
+    """One quantity a request gives: its number, pint's expression for its unit, and the request's words for it."""
+
+    value: str
+    unit: str
+    words: str
+    start: int  # where its number stands in the request
+
+
+def counted_givens(request: str) -> tuple[list[Given], str, str] | None:
+    """The quantities of a request that asks how many of a counted thing ("how many eggs"), with pint's unit for
+    that thing and the words that ask; None when it asks for no counted thing, or counts with a word that counts
+    nothing."""
+    asked = _HOW_MANY.search(request)
+    if asked is None or re.fullmatch(UNIT_WORD, asked.group("noun"), re.I) or _not_counted(asked.group("noun")):
+        return None
+    givens, taken = [], set()
+    for pattern in _RATES:
+        for match in pattern.finditer(request):
+            if match.start("value") in taken or _not_counted(match.group("noun")) or _not_counted(match.group("per")):
+                continue
+            taken.add(match.start("value"))
+            unit = f"{_unit(match.group('noun'))} / {_unit(match.group('per'))}"
+            words = f"{match.group('value')} {match.group('noun')} per {_singular(match.group('per'))}"
+            givens.append(Given(match.group("value"), unit, words, match.start("value")))
+    for match in _COUNT.finditer(request):
+        if match.start("value") not in taken and not _not_counted(match.group("noun")):
+            taken.add(match.start("value"))
+            givens.append(Given(match.group("value"), _unit(match.group("noun")), " ".join(match.group(0).split()),
+                                match.start("value")))
+    return sorted(givens, key=lambda given: given.start), _unit(asked.group("noun")), asked.group(0)
+
+
+def _not_counted(noun: str) -> bool:
+    """A word after a number that counts nothing ("17 and 23")."""
+    return noun.lower() in _NOT_COUNTED
+
+
+def _singular(noun: str) -> str:
+    """The word for one of a counted thing ("boxes" gives "box", "eggs" "egg", "berries" "berry")."""
+    word = noun.lower()
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if re.search(r"(?:x|ch|sh|ss)es$", word):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _unit(noun: str) -> str:
+    """pint's unit for what a word counts: a unit people use as itself ("days"), else a thing of its own kind,
+    defined on first use ("eggs" gives "counted_egg")."""
+    if re.fullmatch(UNIT_WORD, noun, re.I):
+        return unit_name(noun)
+    name = f"counted_{_singular(noun)}"
+    units = registry()
+    if name not in units:
+        units.define(f"{name} = [{name}]")
+    return name

@@ -1,0 +1,101 @@
+"""What a request settles about its answer besides its units (units.py): a percentage of a number, when the request
+gives nothing else ("3.5 percent of 12000" is 420), and arithmetic it spells out and nothing else ("(48 + 52) * 7"
+is 700, not 48 + 52 * 7; "the cube root of 3375" is 15)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..tools.calculator import evaluate
+from .verify import OPERAND
+from .writes import asks_for_change
+
+NUMBER = r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![0-9])"  # a number standing alone, not in a name such as "a1.txt"
+_BARE_NUMBER = re.compile(NUMBER)
+# a percentage of a number: "3.5 percent of 12000", "15% of 2480", "250 的 20%", "250的百分之20"
+_SHARE, _WHOLE = r"(?P<share>\d+(?:\.\d+)?)", r"(?P<whole>\d+(?:\.\d+)?)"
+_PERCENT_OF = (re.compile(rf"{_SHARE}\s*(?:%|\bpercent\b|\bper\s+cent\b)\s+of\s+{_WHOLE}", re.I),
+               re.compile(rf"{_WHOLE}\s*的\s*{_SHARE}\s*%"), re.compile(rf"{_WHOLE}\s*的\s*百分之\s*{_SHARE}"))
+# arithmetic a request spells out: written with operators a date or a phone number does not have ("(48 + 52) * 7"),
+# a root or a power in words ("the cube root of 3375", "37 squared", "2 to the power of 10", "3375 的立方根")
+_WRITTEN = re.compile(rf"{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+")
+_N, _K = r"(?P<n>\d+(?:\.\d+)?)", r"(?P<k>\d+)"
+_ROOTS = {"square": 2, "cube": 3, "平方": 2, "立方": 3}
+_POWERS = {"squared": 2, "cubed": 3}
+_SPELLED = (re.compile(rf"\b(?P<root>square|cube)\s+root\s+of\s+{_N}", re.I),
+            re.compile(rf"{_N}\s*的\s*(?P<root>平方|立方)根"),
+            re.compile(rf"{_N}\s+(?P<power>squared|cubed)\b", re.I),
+            re.compile(rf"{_N}\s+(?:raised\s+)?to\s+the\s+(?:power\s+of\s+)?{_K}(?:(?:st|nd|rd|th)\s+power)?\b", re.I),
+            re.compile(rf"{_N}\s*的\s*{_K}\s*次方"))
+_ANSWER_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
+
+
+@dataclass(frozen=True)
+class UnitCheck:
+    """What a request settles about its answer: the unit asked for (as the request words it; empty for a percentage
+    or arithmetic), how the request's quantities give it (in its words: "342 km / 3 hours"), the conversions that
+    takes ("1 day = 86400 seconds"), the value that comes out, and the arithmetic that gives it."""
+
+    asked: str
+    way: str
+    factors: tuple[str, ...]
+    value: float
+    expression: str = ""  # the arithmetic that gives the value ("9 * 86400"), for a calculator
+    kind: str = "units"  # what settles it: "units", "percent" or "arithmetic" (the request's own)
+
+    def fits(self, answer: str) -> bool:
+        """Whether `answer` states the value, as written or rounded to the decimals the answer shows."""
+        for match in _ANSWER_NUMBER.finditer(re.sub(r"(?<=\d),(?=\d{3})", "", answer)):
+            stated = float(match.group(0))
+            decimals = len(match.group(1) or "")
+            if abs(stated - self.value) <= 1e-6 * max(1.0, abs(self.value)) or round(self.value, decimals) == stated:
+                return True
+        return False
+
+
+def check_percent(task: str) -> UnitCheck | None:
+    """What a request that takes a percentage of a number and nothing else settles ("What is 3.5 percent of
+    12000?", "250 的 20%": 420 and 50), or None: a request with any other number may go on from it."""
+    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
+    found = [match for pattern in _PERCENT_OF for match in pattern.finditer(request)]
+    if len(found) != 1 or len(_BARE_NUMBER.findall(request)) != 2:
+        return None
+    share, whole = found[0].group("share"), found[0].group("whole")
+    value = float(share) * float(whole) / 100
+    return UnitCheck("", " ".join(found[0].group(0).split()), (), value, f"{whole} * {share} / 100", kind="percent")
+
+
+def check_arithmetic(task: str) -> UnitCheck | None:
+    """What a request that spells out arithmetic and gives no other number settles ("What is (48 + 52) * 7?": 700,
+    not 48 + 52 * 7; "the cube root of 3375": 15), or None; None too for a request to change the workspace, whose
+    answer need not restate the number ("Saved it to out.txt")."""
+    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
+    if asks_for_change(request):
+        return None
+    found = [(match, _spelled(match)) for pattern in _SPELLED for match in pattern.finditer(request)]
+    found += [(match, match.group(0).replace("\u00d7", "*").replace("\u00f7", "/"))
+              for match in _WRITTEN.finditer(request)]
+    if len(found) != 1:
+        return None
+    match, expression = found[0]
+    numbers = list(_BARE_NUMBER.finditer(request))
+    if any(not match.start() <= number.start() < match.end() for number in numbers):
+        return None  # another number: the request may go on from this one
+    expression = " ".join(expression.split())
+    try:
+        value = float(evaluate(expression))
+    except ValueError:
+        return None
+    return UnitCheck("", " ".join(match.group(0).split()), (), value, expression, kind="arithmetic")
+
+
+def _spelled(match: re.Match[str]) -> str:
+    """The calculator's expression for a root or a power said in words ("3375 ^ (1/3)", "37 ^ 2")."""
+    found = match.groupdict()
+    if found.get("root"):
+        return f"{found['n']} ^ (1/{_ROOTS[found['root'].lower()]})"
+    power = _POWERS[found["power"].lower()] if found.get("power") else found["k"]
+    return f"{found['n']} ^ {power}"
+
+
