@@ -42,7 +42,8 @@ def test_a_failed_call_that_did_not_take_the_requests_day_whole_is_led_to_take_i
     step = called(1, "calendar", "calendar failed: could not understand it", expression="now() - INTERVAL 2 WEEKS")
     lead = referee().lead(turn("What is the date two weeks from today?"), [step])
     assert lead is not None and lead.takes == ("two weeks from today",) and lead.only == "calendar"
-    assert lead.thought_start.startswith("Step 1 failed, so I take what the request gives as it is: next I must")
+    assert lead.thought_start == ("Step 1 failed; next I must find out what is the date two weeks from today, "
+                                  "so I call")  # a question, as a thing to do
 
 
 def test_a_failed_call_that_ran_files_together_is_led_to_one_file_by_the_tool_for_the_change() -> None:

@@ -30,6 +30,7 @@ from .verify import (
 from .writes import (
     asks_for_change,
     changer,
+    is_question,
     object_to_folder_as_file,
     object_to_no_change,
     object_to_rewrite,
@@ -174,14 +175,20 @@ class Referee:
             return None
         self.retried += 1
         clause = clause_of(task, item)
-        thought = self.prompts.render("retry_thought", number=str(last.number), clause=clause).strip()
+        thought = self.prompts.render("retry_thought", number=str(last.number), clause=self._to_do(clause)).strip()
         return Lead(thought, (item,), only=self._tool_for(clause) or last.action.name)
 
     def _thought(self, clause: str, last: str) -> str:
         """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""
+        clause = self._to_do(clause)
         if len(last) <= PLAIN_RESULT_CHARS and not any(char in last for char in '"\\\n'):
             return self.prompts.render("pending_thought", result=last, clause=clause).strip()
         return self.prompts.render("pending_thought_plain", clause=clause).strip()
+
+    def _to_do(self, clause: str) -> str:
+        """A part of the task as a thing to do: a question is one to find out ("find out what day it was
+        yesterday"), as a thought that goes on "next I must ..." says it."""
+        return self.prompts.render("find_out", clause=clause).strip() if is_question(clause) else clause
 
     def review_finish(
         self, turn: Turn, steps: Sequence[Step], draft: Callable[[], str]

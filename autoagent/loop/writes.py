@@ -85,6 +85,11 @@ def _target(action: Action) -> str | None:
     return None
 
 
+def is_question(text: str) -> bool:
+    """Whether a part of a request asks something ("what day of the week was it yesterday", "明天是几号")."""
+    return bool(_QUESTION.match(text))
+
+
 def asks_for_change(task: str) -> str:
     """The verb of change a task's request (its first paragraph) asks for, in a sentence that names a file or
     folder ("remove" in "Remove temp.txt from the workspace"), not in a question about one ("Which files did I
