@@ -384,8 +384,11 @@ def test_a_missing_file_error_shows_what_its_folder_holds(tmp_path: Path) -> Non
         read.invoke({"path": "invoice.txt"})
     with pytest.raises(ValueError, match=r"'docs' has: a.md \("):
         read.invoke({"path": "docs/b.md"})
-    with pytest.raises(ValueError, match=r"use list_files"):
+    with pytest.raises(ValueError, match=r"'nowhere/b.md' does not exist in the workspace; the workspace has: "
+                                         r"bills.txt, docs/ \(search_files"):  # the nearest folder that exists
         read.invoke({"path": "nowhere/b.md"})
+    with pytest.raises(ValueError, match=r"use list_files"):
+        {tool.name: tool for tool in file_tools(tmp_path / "empty")}["read_file"].invoke({"path": "a/b.md"})
 
 
 def test_list_files_counts_what_it_lists_by_kind(tools: dict[str, BaseTool], workspace: Path) -> None:

@@ -81,8 +81,11 @@ def existing(workspace: Workspace, path: str) -> Path:
 
 
 def _what_is_there(workspace: Workspace, missing: Path) -> str:
-    """What the folder of a missing path holds (a few names), so the next try can pick one."""
+    """What the folder of a missing path holds (a few names), or the nearest folder above it that exists, so the
+    next try can pick one."""
     folder = missing.parent
+    while workspace.root in folder.parents and not folder.is_dir():
+        folder = folder.parent
     try:
         names = sorted(entry.name + ("/" if entry.is_dir() else "") for entry in folder.iterdir()
                        if not entry.name.startswith("."))
