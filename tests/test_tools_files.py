@@ -193,6 +193,22 @@ def test_delete_file_takes_a_pattern_of_names_and_deletes_only_files(tools: dict
         tools["delete_file"].invoke({"path": "sub/../../*"})
 
 
+def test_copy_and_move_take_a_pattern_of_names_into_a_folder(tools: dict[str, BaseTool], workspace: Path) -> None:
+    for name in ("a.txt", "b.txt", "c.md"):
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(name)
+    assert tools["copy_file"].invoke({"source": "*.txt", "destination": "backup"}) == \
+        "Copied 2 files into backup: a.txt, b.txt."
+    assert tools["move_file"].invoke({"source": "*.txt", "destination": "old/"}) == \
+        "Moved 2 files into old: a.txt, b.txt."
+    assert sorted(str(path.relative_to(workspace)) for path in workspace.rglob("*") if path.is_file()) == [
+        "backup/a.txt", "backup/b.txt", "c.md", "old/a.txt", "old/b.txt"]
+    with pytest.raises(ValueError, match=r"'c\.md' is a file; to copy several files, give a folder"):
+        tools["copy_file"].invoke({"source": "old/*.txt", "destination": "c.md"})
+    with pytest.raises(ValueError, match="already exists"):  # never over an existing file
+        tools["copy_file"].invoke({"source": "old/*.txt", "destination": "backup"})
+
+
 def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "a.txt", "content": "alpha\nTODO: fix\nomega\n"})
     tools["write_file"].invoke({"path": "src/b.py", "content": "# todo later\nx = 1\n"})

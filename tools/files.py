@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import stat
+from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
 
@@ -107,14 +108,55 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             lines.append(tally(entries))
         return "\n".join(lines)
 
+    def matching(pattern: str) -> list[str]:
+        """The files (not folders) under the workspace whose paths `pattern` matches ("*.tmp"), at least one."""
+        with os_errors("find", pattern):
+            if ".." in Path(pattern.strip()).parts or Path(pattern.strip()).is_absolute():
+                raise ValueError(f"{pattern!r} leaves the workspace; give a pattern inside it, such as '*.tmp'")
+            found = sorted(str(match.relative_to(space.root)) for match in space.root.glob(pattern.strip())
+                           if match.is_file() or match.is_symlink())
+            if not found:
+                existing(space, pattern)  # raises: nothing of that name, and what is there
+            if len(found) > MAX_LISTED:
+                raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
+        return found
+
+    def is_pattern(path: str) -> bool:
+        """Whether a path is a pattern of names ("*.tmp") and no file or folder is named so."""
+        with os_errors("find", path):
+            return bool(_PATTERN.search(path)) and not (space.entry(path).exists() or space.entry(path).is_symlink())
+
+    def each_matching(verb: str, done: str, pattern: str, destination: str, one: Callable[[str, str], str]) -> str:
+        """`one` (a copy or a move: `verb`, and `done` for what was done) of every file `pattern` matches, into the
+        folder `destination` (made if missing)."""
+        sources = matching(pattern)
+        with os_errors(verb, destination):
+            folder = space.resolve(destination)
+            if folder.exists() and not folder.is_dir():
+                raise ValueError(f"{destination!r} is a file; to {verb} several files, give a folder")
+            with space.folder(folder, destination, create=True):
+                pass
+        for source in sources:
+            one(source, destination)
+        shown = space.show(folder)
+        return f"{done} {len(sources)} file{'' if len(sources) == 1 else 's'} into {shown}: " \
+               f"{', '.join(sources)}."
+
     @tool(parse_docstring=True)
     def copy_file(source: str, destination: str) -> str:
-        """Copy a file within the workspace; never overwrites an existing file.
+        """Copy a file within the workspace, or every file a pattern such as "*.txt" matches into a folder; never
+        overwrites an existing file.
 
         Args:
-            source: File to copy, relative to the workspace.
-            destination: New file path, or an existing folder to copy into.
+            source: File or pattern to copy, relative to the workspace.
+            destination: New file path, or a folder to copy into.
         """
+        if is_pattern(source):
+            return each_matching("copy", "Copied", source, destination, copy_one)
+        return copy_one(source, destination)
+
+    def copy_one(source: str, destination: str) -> str:
+        """Copy one file."""
         with os_errors("copy", source):
             origin = existing_file(space, source)
             target = new_destination(space, origin, destination)
@@ -128,12 +170,19 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
 
     @tool(parse_docstring=True)
     def move_file(source: str, destination: str) -> str:
-        """Move or rename a file or folder within the workspace; never overwrites an existing file.
+        """Move or rename a file or folder within the workspace, or move every file a pattern such as "*.log"
+        matches into a folder; never overwrites an existing file.
 
         Args:
-            source: File or folder to move, relative to the workspace.
-            destination: New path, or an existing folder to move into.
+            source: File, folder or pattern to move, relative to the workspace.
+            destination: New path, or a folder to move into.
         """
+        if is_pattern(source):
+            return each_matching("move", "Moved", source, destination, move_one)
+        return move_one(source, destination)
+
+    def move_one(source: str, destination: str) -> str:
+        """Move or rename one file or folder."""
         with os_errors("move", source):
             existing(space, source)  # a symlink must point inside the workspace, to something
             origin = space.entry(source)  # but the link itself is what moves
@@ -153,30 +202,17 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: File, empty folder or pattern ("*.log", "old/*.txt"), relative to the workspace.
         """
+        if is_pattern(path):
+            deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matching(path)]
+            return f"Deleted {len(deleted)} file{'' if len(deleted) == 1 else 's'}: {', '.join(deleted)}."
+        ending = path.strip()
         with os_errors("delete", path):
             named = space.entry(path).exists() or space.entry(path).is_symlink()
-        if _PATTERN.search(path) and not named:
-            return delete_matching(path)
-        ending = path.strip()
         if _EXTENSION.fullmatch(ending) and not named and any(entry.name.endswith(ending)
                                                               for entry, _ in walk(space, space.root)):
             raise ValueError(f"{path!r} does not exist in the workspace; to delete every file ending in {ending}, "
                              f"give the pattern '*{ending}'")
         return delete_one(path)
-
-    def delete_matching(pattern: str) -> str:
-        """Delete every file (not folder) under the workspace that `pattern` matches, each as `delete_one` does."""
-        with os_errors("delete", pattern):
-            if ".." in Path(pattern.strip()).parts or Path(pattern.strip()).is_absolute():
-                raise ValueError(f"{pattern!r} leaves the workspace; give a pattern inside it, such as '*.tmp'")
-            matches = sorted(str(match.relative_to(space.root)) for match in space.root.glob(pattern.strip())
-                             if match.is_file() or match.is_symlink())
-            if not matches:
-                existing(space, pattern)  # raises: nothing of that name, and what is there
-            if len(matches) > MAX_LISTED:
-                raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
-        deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matches]
-        return f"Deleted {len(deleted)} file{'' if len(deleted) == 1 else 's'}: {', '.join(deleted)}."
 
     def delete_one(path: str) -> str:
         """Delete one file or empty folder."""
