@@ -13,6 +13,7 @@ FINISH = "FINISH"
 PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link", re.I)
 FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
 _FOLDER_NAME = re.compile(r"[\w\-]+/")  # a folder the task names, as the referee writes it ("archive/")
+_NAME_PATTERN = re.compile(r"\*\.\w+")  # every file of a kind the task names, as the referee writes it ("*.tmp")
 _TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, backslash or line break
 _PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
 _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
@@ -89,7 +90,8 @@ def _action_taking(name: str, args: dict[str, Any], takes: Sequence[str]) -> dic
         return None
     properties = {key: _plain(value) for key, value in args.get("properties", {}).items()}
     required = args.get("required", [])
-    files = [item for item in takes if FILE_NAME.fullmatch(item) or _FOLDER_NAME.fullmatch(item)]
+    files = [item for item in takes if FILE_NAME.fullmatch(item) or _FOLDER_NAME.fullmatch(item)
+             or _NAME_PATTERN.fullmatch(item)]
     # a value to work with (a number, a word such as "tomorrow") goes to a tool that works from values, not to one
     # that reads or writes a place
     values = [] if any(PATH_ARG.search(key) for key in required) else [item for item in takes if item not in files]

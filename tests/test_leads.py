@@ -3,6 +3,7 @@ or, while no call has worked, to take whole what the request gives."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,40 @@ def test_a_copy_made_for_a_request_to_put_a_copy_somewhere_is_the_change_asked_f
     copy = called(1, "copy_file", "Copied config.ini to backup/config.ini.", success=True, source="config.ini",
                   destination="backup/config.ini")
     assert object_to_no_change("Put a copy of config.ini in the backup folder.", [copy], WRITERS, ()) is None
+
+
+@pytest.mark.parametrize(("request_", "given"), [
+    ("Delete every .tmp file in the workspace.", ["*.tmp"]),
+    ("Remove all the .log files.", ["*.log"]),
+    ("删除所有 .tmp 文件。", ["*.tmp"]),
+    ("How many .py files are there?", []),  # a question about them, not every one of them
+])
+def test_every_file_of_a_kind_the_request_names_is_a_given_pattern(request_: str, given: list[str]) -> None:
+    from autoagent.loop.verify import mentions
+
+    assert mentions(request_) == given
+
+
+def test_a_failed_call_on_a_file_ending_alone_is_led_to_the_pattern_the_request_gives() -> None:
+    from autoagent.action_schema import action_schema
+
+    step = called(1, "delete_file", "delete_file failed: '.tmp' does not exist", path=".tmp")
+    lead = referee().lead(turn("Delete every .tmp file in the workspace."), [step])
+    assert lead is not None and lead.takes == ("*.tmp",) and lead.only == "delete_file"
+    schema = action_schema({"delete_file": {"type": "object", "properties": {"path": {"type": "string"}},
+                                            "required": ["path"]}}, finish=False, takes=lead.takes)
+    path = schema["anyOf"][0]["properties"]["args"]["properties"]["path"]["pattern"]
+    assert re.fullmatch(path, "*.tmp") and not re.fullmatch(path, ".tmp")
+
+
+def test_a_pattern_the_request_gives_is_used_by_the_pattern_or_by_a_file_it_matches() -> None:
+    from autoagent.loop.verify import unused_mentions
+
+    task = "Copy all .txt files into the backup folder."
+    one = called(1, "copy_file", "Copied a.txt to backup/a.txt.", success=True, source="a.txt",
+                 destination="backup/a.txt")
+    every = called(1, "copy_file", "Copied 2 files into backup.", success=True, source="*.txt", destination="backup")
+    other = called(1, "copy_file", "Copied c.md to backup/c.md.", success=True, source="c.md",
+                   destination="backup/c.md")
+    assert unused_mentions(task, [one]) == [] and unused_mentions(task, [every]) == []
+    assert unused_mentions(task, [other]) == ["*.txt"]

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatch
 
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
@@ -21,6 +22,10 @@ _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4
 _FOLDERS = (re.compile(r"([A-Za-z0-9_\-]+)\s+(?:folder|directory)\b", re.I),
             re.compile(r"\b(?:folder|directory)\s+(?:named|called)\s+[\"']?([A-Za-z0-9_\-]+)", re.I),
             re.compile(r"([A-Za-z0-9_\-]+)\s*(?:文件夹|目录)"))
+# Every file of a kind the request names ("every .tmp file", "all the .log files", "所有 .tmp 文件"): a given
+# written as the pattern of their names ("*.tmp"), which a path takes as it stands or a path it matches does.
+_KIND_OF_FILE = re.compile(r"\b(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+\*?\.([A-Za-z0-9]{1,10})\s+files?\b"
+                           r"|所有(?:的)?\s*\*?\.([A-Za-z0-9]{1,10})\s*文件", re.I)
 _NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "current", "new", "parent", "home",
                       "root", "its", "my", "your", "our", "their", "each", "every", "which", "what", "any", "one",
                       "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
@@ -95,9 +100,9 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
 
 
 def mentions(task: str) -> list[str]:
-    """The numbers, file names, folders ("archive/") and days counted from today ("tomorrow") a task's request
-    gives (its first paragraph: what follows may be context, such as the REPL's earlier exchanges), in order, each
-    once."""
+    """The numbers, file names, folders ("archive/"), kinds of file ("*.tmp") and days counted from today
+    ("tomorrow") a task's request gives (its first paragraph: what follows may be context, such as the REPL's
+    earlier exchanges), in order, each once."""
     request = task.strip().split("\n\n")[0]
     days = list(_RELATIVE_DAY.finditer(request))
     within = [match for match in _MENTION.finditer(request)  # the 5 of "5 days ago" is the phrase's, not a given
@@ -107,7 +112,13 @@ def mentions(task: str) -> list[str]:
         name = match.group(1)
         if name.lower() not in _NOT_A_FOLDER_NAME and not _NUMBER.fullmatch(name):
             found.append((match.start(1), f"{name}/"))
+    found += [(match.start(), f"*.{match.group(1) or match.group(2)}") for match in _KIND_OF_FILE.finditer(request)]
     return list(dict.fromkeys(item for _, item in sorted(found)))
+
+
+def is_pattern(item: str) -> bool:
+    """True for every file of a kind the request names, as `mentions` writes it ("*.tmp")."""
+    return item.startswith("*.")
 
 
 def counted_day(item: str) -> bool:
@@ -199,6 +210,8 @@ def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]
     number or a word anywhere in its arguments (`used`, lower case)."""
     if is_folder(item):
         return _folder_in(item, paths)
+    if is_pattern(item):
+        return any(item.lower() in path.lower() or fnmatch(path.strip().lower(), item.lower()) for path in paths)
     if _FILE_NAME.fullmatch(item):
         return any(item.lower() in path.lower() for path in paths)
     return item.lower() in used or bool(_NUMBER.fullmatch(item) and float(item) in numbers)
