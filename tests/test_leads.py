@@ -118,3 +118,15 @@ def test_a_pattern_the_request_gives_is_used_by_the_pattern_or_by_a_file_it_matc
                    destination="backup/c.md")
     assert unused_mentions(task, [one]) == [] and unused_mentions(task, [every]) == []
     assert unused_mentions(task, [other]) == ["*.txt"]
+
+
+def test_a_write_to_a_file_named_like_the_requests_folder_is_led_into_the_folder() -> None:
+    judge = referee()
+    task = "Copy notes.txt into the archive folder."
+    action = Action(name="copy_file", args={"source": "notes.txt", "destination": "archive.txt"})
+    objection = judge.review_action(task, action, [], writes=True)
+    assert objection is not None and objection.template == "folder_as_file"
+    lead = judge.lead(turn(task), [])
+    assert lead is not None and lead.takes == ("archive/",) and lead.only == "copy_file"
+    assert lead.thought_start.startswith("The request names the folder archive")
+    assert judge.lead(turn(task), []) is None  # once

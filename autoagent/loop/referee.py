@@ -76,6 +76,7 @@ class Referee:
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
         self.plan: tuple[str, str] | None = None  # the part of the model's own plan left undone, and its number
         self.change_to = ""  # the tool that makes the change the request asks for, when a finish did not
+        self.into: tuple[str, str] | None = None  # a folder the request names, and the tool that wrote it as a file
         # what a changing call observes when the user refuses it (only such a call asks), and the start of a
         # refusal with the user's words
         self.refusals = {prompts.render("approval_denied").strip(),
@@ -94,11 +95,16 @@ class Referee:
         error names another tool ("to rename it, use move_file"), to that tool; right after a failed call, while no
         call has worked, to take whole a file name or a day the request gives; right after a finish sent back
         for a change not made, to the tool named for it, or for the model's own plan left half done, to the rest
-        of that plan. A part of the task that asks for a change, or is arithmetic, goes to the tool plainly for
-        it. None when not leading."""
+        of that plan; right after a write to a file named like a folder the request names ("archive.txt"), to
+        that call again with a path in the folder. A part of the task that asks for a change, or is arithmetic,
+        goes to the tool plainly for it. None when not leading."""
         redirect = self._redirect(turn.task, steps) or self._retry(turn.task, steps)
         if redirect is not None:
             return redirect
+        if self.into:  # the step after a write to a file named like a folder the request names: into that folder
+            (folder, only), self.into = self.into, None
+            thought = self.prompts.render("into_folder_thought", folder=folder).strip()
+            return Lead(thought, (f"{folder}/",), only=only)
         if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
             only, self.change_to = self.change_to, ""
             return Lead(self.prompts.render("no_change_thought").strip(), (), only=only)
@@ -278,6 +284,8 @@ class Referee:
                 objection = check()
                 if objection is not None:
                     self.raised.add(objection.template)
+        if objection is not None and objection.template == "folder_as_file":  # the next step goes into the folder
+            self.into = (objection.variables["folder"], action.name)
         return objection
 
     def rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:
