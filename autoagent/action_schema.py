@@ -14,6 +14,7 @@ PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link
 FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
 _FOLDER_NAME = re.compile(r"[\w\-]+/")  # a folder the task names, as the referee writes it ("archive/")
 _NAME_PATTERN = re.compile(r"\*\.\w+")  # every file of a kind the task names, as the referee writes it ("*.tmp")
+_FOLDERS = "([.][/])?([A-Za-z0-9_\\-]{1,40}[/]){0,4}"  # the folders a held file name may be in: no other text
 _TEXT = '[^"\\\\\\n]'  # a character a JSON string holds unescaped: no quote, backslash or line break
 _PLAIN = '[^"\\\\\\n{}]'  # one such that is no brace either
 _EDGE = '[^0-9."\\\\\\n{}]'  # one such that is no digit, point or brace either
@@ -49,14 +50,20 @@ def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes
     """A reply whose thought begins with `thought_start` ("... next I must divide that amount by 4, so I call")
     and goes on with the name of the tool it calls, after `article` if it likes ("the calculator"), then that
     call (taking one of `takes`, see `action_schema`): the model names the tool right after the words of the part
-    to do, where it chooses best."""
+    to do, where it chooses best. A call held to take one name or phrase (a file, a folder, a day in words) ends
+    its thought by saying so ("... so I call delete_file with *.tmp"), where a small model would restate the
+    wrong value it tried before."""
     joiner = " " if thought_start[-1:].isascii() else ""
     start = literal_pattern(f"{thought_start}{joiner}")
     optional = f"({literal_pattern(article + joiner)})?" if article else ""
+    said = takes[0] if len(takes) == 1 and not _NUMBER.fullmatch(takes[0]) else ""
     replies = []
     for name, action in _actions(tools, takes).items():
         rest = min(max(thought_chars - len(thought_start) - len(article) - len(name) - 2, 0), LED_TAIL_CHARS) // 2
-        thought = {"type": "string", "pattern": f"^{start}{optional}{literal_pattern(name)}{_SPACED}{{0,{rest}}}$"}
+        tail = f"{_SPACED}{{0,{rest}}}"
+        if said and _action_taking(name, tools[name], takes) is not None:
+            tail = f"{literal_pattern(f' with {said}')}[.]?"
+        thought = {"type": "string", "pattern": f"^{start}{optional}{literal_pattern(name)}{tail}$"}
         replies.append({"type": "object", "properties": {"thought": thought, "action": action},
                         "required": ["thought", "action"]})
     return {"anyOf": replies}
@@ -114,9 +121,12 @@ def _holding(key: str, schema: Any, files: list[str], values: list[str]) -> dict
         if not files:
             return None
         # the name itself, or at the end of a path; a folder ("archive/") also with a path inside it
-        names = "|".join(f"{literal_pattern(item[:-1])}([/]{_TEXT}*)?" if item.endswith("/") else literal_pattern(item)
-                         for item in files)
-        return {"type": "string", "pattern": f"^({_TEXT}*[/])?({names})$"}
+        # a file name in folders or not, a folder ("archive/") with a path inside it or not; a pattern ("*.tmp") as
+        # it is (before it, a model wrote ".tmpASTI000/")
+        names = "|".join(literal_pattern(item) if item.startswith("*")
+                         else f"{_FOLDERS}{literal_pattern(item[:-1])}([/]{_PLAIN}{{0,{HELD_CHARS}}})?"
+                         if item.endswith("/") else f"{_FOLDERS}{literal_pattern(item)}" for item in files)
+        return {"type": "string", "pattern": f"^({names})$"}
     if kind == "string" and values:
         # in a plain value (no braces, where a model that can't close the string would spill the reply format): a
         # number standing alone, not a part of a longer one ("4" is in "710 / 4", not in "74" or "4.5"); a word or

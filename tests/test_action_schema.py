@@ -46,6 +46,13 @@ def test_a_file_name_to_take_holds_a_path_like_argument() -> None:
     path = re.compile(argument(schema, "write_file", "path")["pattern"])
     assert path.fullmatch("power.txt") and path.fullmatch("out/power.txt")
     assert not path.fullmatch("powerXtxt") and not path.fullmatch("power.txt.bak")
+    assert not path.fullmatch('power.txt"}}}/power.txt')  # no other text in the folders before it
+
+
+def test_a_pattern_of_names_to_take_is_the_whole_path() -> None:
+    schema = action_schema(TOOLS, finish=False, takes=("*.tmp",))
+    path = re.compile(argument(schema, "write_file", "path")["pattern"])
+    assert path.fullmatch("*.tmp") and not path.fullmatch(".tmp") and not path.fullmatch(".tmpASTI000/*.tmp")
 
 
 def test_a_folder_to_take_holds_a_path_like_argument_to_it_or_inside_it() -> None:
@@ -84,6 +91,9 @@ def test_a_led_thought_names_the_tool_it_calls() -> None:
     assert not calculator.fullmatch("next I must divide it by 4, so I call calculator" + " and so on" * 20)
     led = guided_schema(TOOLS, "next I must save it in a.txt, so I call", ("a.txt",), 300)
     assert [reply["properties"]["action"]["properties"]["name"]["const"] for reply in led["anyOf"]] == ["write_file"]
+    saving = re.compile(led["anyOf"][0]["properties"]["thought"]["pattern"].replace("[.]", "."))
+    assert saving.fullmatch("next I must save it in a.txt, so I call write_file with a.txt.")  # says what it takes
+    assert not saving.fullmatch("next I must save it in a.txt, so I call write_file with the path 'b.txt'.")
 
 
 def test_a_word_to_take_is_the_whole_value_in_either_case() -> None:

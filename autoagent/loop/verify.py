@@ -168,7 +168,7 @@ def clause_of(task: str, item: str) -> str:
 
 def _quotable(clause: str) -> str:
     """A part of a request as a one-line thought quotes it: no quotes or line breaks, bounded, lower case first."""
-    clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS]
+    clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS].rstrip(" .!?\u3002\uff01\uff1f")
     return clause[:1].lower() + clause[1:] if clause[:2].isascii() and not clause[1:2].isupper() else clause
 
 
