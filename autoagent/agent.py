@@ -23,10 +23,11 @@ from .llm.reply_caps import ReplyCaps, ensure_whole
 from .loop.answers import answer_from_observations, as_finish, echoes_result, usable_answer
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
+from .loop.leads import Lead
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard, insists
 from .loop.metering import Meter
-from .loop.referee import Lead, Referee
+from .loop.referee import Referee
 from .loop.verify import ungrounded_numbers
 from .memory.short_term import ShortTermMemory
 from .prompts import format_prompt

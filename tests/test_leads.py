@@ -15,7 +15,8 @@ from autoagent.protocols import Turn
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind
 
-TOOLS = ("calculator", "calendar", "current_datetime", "read_file", "write_file", "copy_file", "delete_file")
+TOOLS = ("calculator", "calendar", "current_datetime", "read_file", "write_file", "copy_file", "delete_file",
+         "search_files")
 WRITERS = ("write_file", "copy_file", "delete_file")
 
 
@@ -130,3 +131,12 @@ def test_a_write_to_a_file_named_like_the_requests_folder_is_led_into_the_folder
     assert lead is not None and lead.takes == ("archive/",) and lead.only == "copy_file"
     assert lead.thought_start.startswith("The request names the folder archive")
     assert judge.lead(turn(task), []) is None  # once
+
+
+def test_a_failed_call_on_a_question_which_file_mentions_a_word_is_led_to_the_finder_for_it() -> None:
+    step = called(1, "read_file", "read_file failed: 'data/Paris.txt' does not exist", path="data/Paris.txt")
+    lead = referee().lead(turn("Which file mentions Paris?"), [step])
+    assert lead is not None and lead.takes == ("Paris",) and lead.only == "search_files"
+    assert "find out which file mentions Paris" in lead.thought_start
+    searched = called(1, "search_files", "search_files failed: ...", pattern="Paris")
+    assert referee().lead(turn("Which file mentions Paris?"), [searched]) is None  # it looked for that already

@@ -1,0 +1,175 @@
+"""Where the next step of a run is led, so a small model does the next part of the task instead of repeating the
+last one: its thought's start and what its call must take, which constrained decoding holds it to."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..prompts import PromptTemplateBuilder
+from ..protocols import Turn
+from ..steps import Step, StepKind
+from .answers import answer_from_observations
+from .verify import clause_of, is_folder, mentions, named_tools, next_clause, ran
+from .writes import asks_for_change, changer, is_question
+
+MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
+MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
+MAX_RETRIED_STEPS = 2  # steps led to take whole what the request gives, while no call has worked
+PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
+# the words of arithmetic to do, in a part of a task
+_ARITHMETIC = re.compile(r"\b(?:add|sum|total|plus|subtract|minus|multiply|times|divide|average|mean|product"
+                         r"|difference|percent|square root|power)\b|%|[加减乘除]|总和|平均|计算", re.I)
+
+FINDER = "search_files"  # the tool that finds which files mention a text, where the toolbox has it
+# a question which file mentions a word, and the word: "Which file mentions Paris?", "Which file contains the word
+# budget?", "哪个文件提到了预算"
+_SEARCHED = re.compile(r"\bwhich\s+(?:\w+\s+)?files?\b.*?\b(?:mentions?|contains?|says?|includes?|talks?\s+about"
+                       r"|refers?\s+to)\s+(?:the\s+(?:word|text|name|phrase)\s+|an?\s+|the\s+)?[\"']?([\w\-]+)"
+                       r"|哪个文件.*?(?:提到|包含|含有|写着|写了)了?\s*[\"'\u201c]?([\w\-]+)", re.I)
+
+
+@dataclass(frozen=True)
+class Lead:
+    """How a step of a task in parts is led: its thought's start, and what its call takes (one of them)."""
+
+    thought_start: str
+    takes: tuple[str, ...]
+    avoid: str = ""  # a tool the step may not call: the one it just repeated
+    only: str = ""  # the one tool the step must call: the one a failed call's error names
+
+
+class Leader:
+    """Where one run's steps are led, and how often each way: set by the referee's reviews for the step after a
+    finish or action it sent back."""
+
+    def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
+                 calculator: str = "") -> None:
+        self.prompts = prompts
+        self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
+        self.writers = tuple(writers)  # the ones that change something (not read-only)
+        self.calculator = calculator  # the one that works out arithmetic, where the toolbox has it
+        self.guided = 0  # steps led to a pending part of the task
+        self.redirected = 0  # steps led to the tool a failed call's error names
+        self.retried = 0  # steps led to take whole what the request gives, after a failed call
+        self.plan: tuple[str, str] | None = None  # the part of the model's own plan left undone, and its number
+        self.change_to = ""  # the tool that makes the change the request asks for, when a finish did not
+        self.into: tuple[str, str] | None = None  # a folder the request names, and the tool that wrote it as a file
+
+    def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
+        """Where the next step is led, so a small model does the next part of the task instead of repeating the
+        last one: when the task still gives something to use, its thought goes from the last result to the part
+        that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
+        the part of the task that follows the parts done, by another tool; right after a failed call whose
+        error names another tool ("to rename it, use move_file"), to that tool; right after a failed call, while no
+        call has worked, to take whole a file name or a day the request gives; right after a finish sent back
+        for a change not made, to the tool named for it, or for the model's own plan left half done, to the rest
+        of that plan; right after a write to a file named like a folder the request names ("archive.txt"), to
+        that call again with a path in the folder. A part of the task that asks for a change, or is arithmetic,
+        goes to the tool plainly for it. None when not leading."""
+        redirect = self._redirect(turn.task, steps) or self._retry(turn.task, steps)
+        if redirect is not None:
+            return redirect
+        if self.into:  # the step after a write to a file named like a folder the request names: into that folder
+            (folder, only), self.into = self.into, None
+            thought = self.prompts.render("into_folder_thought", folder=folder).strip()
+            return Lead(thought, (f"{folder}/",), only=only)
+        if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
+            only, self.change_to = self.change_to, ""
+            return Lead(self.prompts.render("no_change_thought").strip(), (), only=only)
+        if self.plan:  # the step after a finish that left the model's own plan half done: to the rest of it
+            (clause, number), self.plan = self.plan, None
+            last = answer_from_observations(steps)
+            takes = (number, last) if _NUMBER.fullmatch(last) else (number,)
+            return Lead(self._thought(clause, last), takes)
+        if self.guided >= MAX_GUIDED_STEPS:
+            return None
+        if turn.rethink:
+            clause = next_clause(turn.task, steps) if not turn.pending else ""
+            repeated = steps[-1].action.name if steps and steps[-1].action is not None else ""
+            if not clause or not repeated:
+                return None
+            self.guided += 1
+            only = self._tool_for(clause)
+            return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated,
+                        only=only if only != repeated else "")
+        # a folder is not led to: held to a path inside it, the model ran its thought to the reply's cap
+        pending = [item for item in turn.pending if not is_folder(item)]
+        if not pending:
+            return None
+        self.guided += 1
+        clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
+        last = answer_from_observations(steps)
+        builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
+        only = self._tool_for(clause)
+        return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],), only=only)
+
+    def _tool_for(self, clause: str) -> str:
+        """The one tool a part of the task is plainly for, or empty: the one named for the change it asks ("save
+        it to result.txt": write_file, not read_file), else the calculator for arithmetic ("add the two numbers":
+        not read_webpage)."""
+        return changer(asks_for_change(clause), self.writers) or (
+            self.calculator if self.calculator and _ARITHMETIC.search(clause) else "")
+
+    def _redirect(self, task: str, steps: Sequence[Step]) -> Lead | None:
+        """The step after a failed call whose error names exactly one other tool, led to call that tool, as a
+        person reads an error that says what to use instead; None otherwise, and for a tool that changes
+        nothing when the request asks for a change a tool is named for (reading result.txt before saving to it
+        failed: list_files is no way on)."""
+        last = steps[-1] if steps else None
+        if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
+            return None
+        if self.redirected >= MAX_REDIRECTED_STEPS:
+            return None
+        named = named_tools(last.observation, self.tools)
+        written = " ".join(str(value) for value in last.action.args.values())  # an error quotes the call's own words:
+        others = [name for name in named if name != last.action.name and name not in written]  # no advice there
+        if len(others) != 1:
+            return None
+        if others[0] not in self.writers and changer(asks_for_change(task), self.writers):
+            return None
+        self.redirected += 1
+        thought = self.prompts.render("redirected_thought", number=str(last.number)).strip()
+        return Lead(thought, (), only=others[0])
+
+    def _retry(self, task: str, steps: Sequence[Step]) -> Lead | None:
+        """The step after a failed call, while no call has worked, led to take as it stands a file name or a day
+        the request gives that no failed call took whole ("a.log b.log" for "Delete a.log and b.log", "now() -
+        INTERVAL 2 WEEKS" for "two weeks from today"), by the tool the part of the request giving it is for,
+        else by the tool that failed; for a question which file mentions a word, the finder, to look for it;
+        None otherwise."""
+        last = steps[-1] if steps else None
+        if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
+            return None
+        if self.retried >= MAX_RETRIED_STEPS or any(step.success for step in ran(steps)):
+            return None
+        taken = {value.strip().lstrip("./").lower() for step in ran(steps) if step.action is not None
+                 for value in step.action.args.values() if isinstance(value, str)}
+        item = next((item for item in mentions(task)
+                     if not is_folder(item) and not _NUMBER.fullmatch(item) and item.lower() not in taken), None)
+        searched = _SEARCHED.search(task.strip().split("\n\n")[0]) if FINDER in self.tools else None
+        if item is None and searched is not None:  # "which file mentions Paris": the finder, for Paris
+            item = searched.group(1) or searched.group(2)
+            only = FINDER if item.lower() not in taken else ""
+        else:
+            only = (self._tool_for(clause_of(task, item)) or last.action.name) if item else ""
+        if not item or not only:
+            return None
+        self.retried += 1
+        clause = clause_of(task, item)
+        thought = self.prompts.render("retry_thought", number=str(last.number), clause=self._to_do(clause)).strip()
+        return Lead(thought, (item,), only=only)
+
+    def _thought(self, clause: str, last: str) -> str:
+        """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""
+        clause = self._to_do(clause)
+        if len(last) <= PLAIN_RESULT_CHARS and not any(char in last for char in '"\\\n'):
+            return self.prompts.render("pending_thought", result=last, clause=clause).strip()
+        return self.prompts.render("pending_thought_plain", clause=clause).strip()
+
+    def _to_do(self, clause: str) -> str:
+        """A part of the task as a thing to do: a question is one to find out ("find out what day it was
+        yesterday"), as a thought that goes on "next I must ..." says it."""
+        return self.prompts.render("find_out", clause=clause).strip() if is_question(clause) else clause
