@@ -140,3 +140,15 @@ def test_a_failed_call_on_a_question_which_file_mentions_a_word_is_led_to_the_fi
     assert "find out which file mentions Paris" in lead.thought_start
     searched = called(1, "search_files", "search_files failed: ...", pattern="Paris")
     assert referee().lead(turn("Which file mentions Paris?"), [searched]) is None  # it looked for that already
+
+
+def test_arithmetic_with_no_number_of_its_own_before_the_next_given_is_led_to_the_calculator_first() -> None:
+    task = "Read input.txt, double the number, and save it to output.txt."
+    read = called(1, "read_file", "21", success=True, path="input.txt")
+    pending = ("output.txt",)
+    lead = referee().lead(Turn(task, "", None, False, pending), [read])  # type: ignore[arg-type]
+    assert lead is not None and lead.only == "calculator" and lead.takes == ("21",)
+    assert "next I must double the number" in lead.thought_start
+    doubled = called(2, "calculator", "42", success=True, expression="21 * 2")
+    lead = referee().lead(Turn(task, "", None, False, pending), [read, doubled])  # type: ignore[arg-type]
+    assert lead is not None and lead.only == "write_file" and lead.takes == ("output.txt",)

@@ -11,7 +11,7 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
 from .answers import answer_from_observations
-from .verify import clause_of, is_folder, mentions, named_tools, next_clause, ran
+from .verify import clause_of, clauses_after, is_folder, mentions, named_tools, next_clause, ran
 from .writes import asks_for_change, changer, is_question
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
@@ -21,7 +21,8 @@ PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a g
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
 # the words of arithmetic to do, in a part of a task
 _ARITHMETIC = re.compile(r"\b(?:add|sum|total|plus|subtract|minus|multiply|times|divide|average|mean|product"
-                         r"|difference|percent|square root|power)\b|%|[加减乘除]|总和|平均|计算", re.I)
+                         r"|difference|percent|square root|power|double|triple|halve|half|twice|square)\b|%"
+                         r"|[加减乘除]|总和|平均|计算|翻倍|一半", re.I)
 
 FINDER = "search_files"  # the tool that finds which files mention a text, where the toolbox has it
 # a question which file mentions a word, and the word: "Which file mentions Paris?", "Which file contains the word
@@ -100,11 +101,24 @@ class Leader:
         if not pending:
             return None
         self.guided += 1
-        clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
         last = answer_from_observations(steps)
+        unworked = self._unworked(turn.task, steps, pending[0])
+        if unworked:  # "double the number", before "save it to output.txt": worked out first
+            return Lead(self._thought(unworked, last), (last,) if _NUMBER.fullmatch(last) else (), only=self.calculator)
+        clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
         builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
         only = self._tool_for(clause)
         return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],), only=only)
+
+    def _unworked(self, task: str, steps: Sequence[Step], item: str) -> str:
+        """A part of the task before the one that gives `item` that is arithmetic with no number of its own
+        ("double the number in it"), when the calculator has not run since the last result: a small model writes
+        the number it read instead. Empty otherwise."""
+        good = [step for step in ran(steps) if step.success and step.action is not None]
+        if not self.calculator or not good or good[-1].action.name == self.calculator:  # type: ignore[union-attr]
+            return ""
+        return next((clause for clause in clauses_after(task, steps, item)
+                     if _ARITHMETIC.search(clause) and not _NUMBER.search(clause)), "")
 
     def _tool_for(self, clause: str) -> str:
         """The one tool a part of the task is plainly for, or empty: the one named for the change it asks ("save

@@ -176,13 +176,25 @@ def next_clause(task: str, steps: Sequence[Step]) -> str:
     """The part of the task's request that follows the last part a successful action took something from ("Read
     numbers.txt and tell me the sum" gives "tell me the sum" once numbers.txt was read), as `clause_of` writes it;
     empty when no part follows."""
+    following = clauses_after(task, steps)
+    return following[0] if following else ""
+
+
+def clauses_after(task: str, steps: Sequence[Step], item: str = "") -> list[str]:
+    """The parts of the task's request after the last part a successful action took something from (none before
+    any did), as `clause_of` writes them; with `item`, only those before the part that gives it ("double the
+    number" between "Read input.txt" and "save it to output.txt")."""
     request = task.strip().split("\n\n")[0]
     parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
     used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
     done = [index for index, part in enumerate(parts) if any(item.rstrip("/") in part for item in used)]
-    if not done or done[-1] + 1 >= len(parts):
-        return ""
-    return _quotable(parts[done[-1] + 1])
+    if not done:
+        return []
+    following = parts[done[-1] + 1:]
+    if item:
+        given = next((index for index, part in enumerate(following) if item.rstrip("/") in part), len(following))
+        following = following[:given]
+    return [_quotable(part) for part in following]
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
