@@ -69,6 +69,17 @@ def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes
     return {"anyOf": replies}
 
 
+def call_schema(tools: Mapping[str, dict[str, Any]], takes: Sequence[str]) -> dict[str, Any]:
+    """A native tool call written as the object a model's text calls are read from (`{"name": ..., "arguments":
+    {...}}`): one of `tools`, held to take one of `takes` where any can (see `action_schema`)."""
+    calls = []
+    for action in _actions(tools, takes).values():
+        properties = dict(action["properties"])
+        properties["arguments"] = properties.pop("args")
+        calls.append({**action, "properties": properties, "required": ["name", "arguments"]})
+    return {"anyOf": calls}
+
+
 def _actions(tools: Mapping[str, dict[str, Any]], takes: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Each tool's action schema, by name: only the tools that can take one of `takes`, held to take it, where
     any can."""

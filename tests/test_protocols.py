@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,23 @@ def test_react_malformed_reply_gets_a_format_reminder_and_uses_a_step() -> None:
 def test_react_malformed_replies_exhaust_the_step_budget() -> None:
     agent, _ = agent_with("react", "hmm", "hmm", max_thought_steps=2)
     assert agent.execute("x").stop_reason is StopReason.MAX_STEPS
+
+
+def test_a_led_step_of_native_tool_calling_on_the_embedded_model_is_held_to_one_call_taking_the_given(
+        tmp_path: Path) -> None:
+    from autoagent.llm.local import ChatLocalLlama
+
+    agent = AutoGPT(llm=ChatLocalLlama(model_path=str(tmp_path / "never-loaded.gguf")), tools=[calculator],
+                    protocol="tools")
+    model = agent.protocol.guided_model(agent.llm, "", ("4",), only="calculator")
+    assert model is not None
+    kwargs = model.kwargs  # type: ignore[attr-defined]
+    assert [tool["function"]["name"] for tool in kwargs["tools"]] == ["calculator", "final_answer"]  # as bound
+    (call,) = kwargs["response_format"]["schema"]["anyOf"]
+    assert call["required"] == ["name", "arguments"] and call["properties"]["name"] == {"const": "calculator"}
+    expression = call["properties"]["arguments"]["properties"]["expression"]["pattern"]
+    assert re.fullmatch(expression, "710 / 4") and not re.fullmatch(expression, "710 / 5")
+    assert agent_with("tools")[0].protocol.guided_model(ScriptedChatModel(replies=[]), "", ("4",)) is None
 
 
 def test_unknown_protocol() -> None:

@@ -21,3 +21,16 @@ def bind_json_schema(llm: BaseChatModel, schema: dict[str, Any]) -> Runnable[Any
         return llm.bind(response_format={"type": "json_object", "schema": schema})
     held = getattr(llm, "held_to_json_schema", None)  # a server of one's own: llm/openai_compatible.py
     return held(schema) if callable(held) else None
+
+
+def bind_tools_held(
+    llm: BaseChatModel, tools: list[dict[str, Any]], schema: dict[str, Any]
+) -> Runnable[Any, BaseMessage] | None:
+    """`llm` with `tools` bound (OpenAI tool schemas) and its reply held to `schema`, a call written as text, which
+    is how the embedded model's calls are read; None for any other backend (a server's native calls are its own)."""
+    from . import FREE_REPLIES
+    from .local import ChatLocalLlama
+
+    if (llm.metadata or {}).get(FREE_REPLIES) or not isinstance(llm, ChatLocalLlama):
+        return None
+    return llm.bind(tools=tools, response_format={"type": "json_object", "schema": schema})

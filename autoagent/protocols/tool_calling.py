@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -13,7 +14,9 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, create_model
 
+from ..action_schema import call_schema
 from ..errors import ConfigurationError
+from ..llm.constrained import bind_tools_held
 from ..llm.tokens import estimate_tokens
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
@@ -68,6 +71,20 @@ class ToolCallingProtocol(Protocol):
             raise ConfigurationError(
                 f"{type(llm).__name__} has no native tool calling: use --protocol json or react"
             ) from err
+
+    def guided_model(
+        self, llm: BaseChatModel, thought_start: str, takes: Sequence[str] = (), avoid: str = "",
+        only: str = "",
+    ) -> Runnable[Any, BaseMessage] | None:
+        """The model held to one call of a tool (not of `avoid`, of `only` if given) whose arguments take one of
+        `takes`, where the backend writes its calls as text under constrained decoding (the embedded model); a
+        native call has no thought to start."""
+        tools = {name: self.toolbox.args_schema(name) for name in self.toolbox.tools
+                 if name != avoid and (not only or name == only)}
+        if not tools:
+            return None
+        bound = [convert_to_openai_tool(schema) for schema in self._schemas]
+        return bind_tools_held(llm, bound, call_schema(tools, takes))
 
     def messages(self, turn: Turn) -> list[BaseMessage]:
         """System prompt, the task, then each remembered step as a tool call and its result."""
