@@ -152,3 +152,35 @@ def test_arithmetic_with_no_number_of_its_own_before_the_next_given_is_led_to_th
     doubled = called(2, "calculator", "42", success=True, expression="21 * 2")
     lead = referee().lead(Turn(task, "", None, False, pending), [read, doubled])  # type: ignore[arg-type]
     assert lead is not None and lead.only == "write_file" and lead.takes == ("output.txt",)
+
+
+def test_a_note_the_run_was_given_is_never_written_into_a_file(tmp_path: Path) -> None:
+    from autoagent import AutoGPT
+    from autoagent.tools import file_tools
+
+    from .scripted import ScriptedChatModel, act
+
+    llm = ScriptedChatModel(replies=[
+        act("write_file", path="result.txt", content="4140"),
+        act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
+        act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
+        act("FINISH"), "Saved 4140 to result.txt."])
+    result = AutoGPT(llm=llm, tools=file_tools(tmp_path)).execute("Save 4140 in result.txt.")
+
+    assert [step.kind for step in result.steps[1:3]] == [StepKind.REJECTED, StepKind.REJECTED]  # each time
+    assert "is what this run was told about an action" in result.steps[2].observation
+    assert (tmp_path / "result.txt").read_text() == "4140" and result.finished
+
+
+def test_a_percentage_the_request_gives_is_used_only_as_a_percentage() -> None:
+    from autoagent.loop.verify import unused_mentions
+
+    task = "Add 1250 and 3780, then take 15% of the sum."
+    added = called(1, "calculator", "5030", success=True, expression="1250 + 3780")
+    wrong = called(2, "calculator", "5045", success=True, expression="1250 + 3780 + 15")
+    assert unused_mentions(task, [added, wrong]) == ["15%"]  # 15 added is no percentage
+    for expression in ("5030 * 0.15", "5030 * 15 / 100", "15% * 5030"):
+        taken = called(2, "calculator", "754.5", success=True, expression=expression)
+        assert unused_mentions(task, [added, taken]) == [], expression
+    lead = referee().lead(Turn(task, "", None, False, ("15%",)), [added, wrong])  # type: ignore[arg-type]
+    assert lead is not None and lead.takes == ("15", "5045", "0.15") and lead.only == "calculator"

@@ -165,7 +165,7 @@ def test_a_second_finish_that_still_leaves_a_given_unused_ends_the_run_unverifie
 
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
-    assert mentions("What is 15% of 2480?") == ["15", "2480"]
+    assert mentions("What is 15% of 2480?") == ["15%", "2480"]  # a percentage, to be taken as one
     assert mentions("10天后是几月几号") == ["10天后"]  # its number is the phrase's
     assert mentions("What date will it be one week from today?") == ["one week from today"]
     assert mentions("What was the date 2 weeks ago, and next friday?") == ["2 weeks ago", "next friday"]

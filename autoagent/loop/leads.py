@@ -11,7 +11,7 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
 from .answers import answer_from_observations
-from .verify import clause_of, clauses_after, is_folder, mentions, named_tools, next_clause, ran
+from .verify import clause_of, clauses_after, is_folder, is_percent, mentions, named_tools, next_clause, ran
 from .writes import asks_for_change, changer, is_question
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
@@ -106,9 +106,11 @@ class Leader:
         if unworked:  # "double the number", before "save it to output.txt": worked out first
             return Lead(self._thought(unworked, last), (last,) if _NUMBER.fullmatch(last) else (), only=self.calculator)
         clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
-        builds_on = _NUMBER.fullmatch(pending[0]) and _NUMBER.fullmatch(last)  # a number: or the result so far
+        given = pending[0][:-1] if is_percent(pending[0]) else pending[0]  # "15%": 15 in the call ("5030 * 0.15" too)
+        builds_on = _NUMBER.fullmatch(given) and _NUMBER.fullmatch(last)  # a number: or the result so far
         only = self._tool_for(clause)
-        return Lead(self._thought(clause, last), (pending[0], last) if builds_on else (pending[0],), only=only)
+        share = (str(float(given) / 100),) if is_percent(pending[0]) else ()  # or as a fraction: 0.15
+        return Lead(self._thought(clause, last), ((given, last) if builds_on else (given,)) + share, only=only)
 
     def _unworked(self, task: str, steps: Sequence[Step], item: str) -> str:
         """A part of the task before the one that gives `item` that is arithmetic with no number of its own
@@ -162,7 +164,8 @@ class Leader:
         taken = {value.strip().lstrip("./").lower() for step in ran(steps) if step.action is not None
                  for value in step.action.args.values() if isinstance(value, str)}
         item = next((item for item in mentions(task)
-                     if not is_folder(item) and not _NUMBER.fullmatch(item) and item.lower() not in taken), None)
+                     if not is_folder(item) and not _NUMBER.fullmatch(item) and not is_percent(item)
+                     and item.lower() not in taken), None)
         searched = _SEARCHED.search(task.strip().split("\n\n")[0]) if FINDER in self.tools else None
         if item is None and searched is not None:  # "which file mentions Paris": the finder, for Paris
             item = searched.group(1) or searched.group(2)

@@ -40,6 +40,7 @@ _RELATIVE_DAY = re.compile(
     rf"|\b{_COUNT}\s+{_SPAN}\s+ago\b|\bnext\s+(?:week|{_WEEKDAY})\b|\b(?:tomorrow|yesterday)\b"
     r"|\d+\s*(?:天|周|个?星期|个?月)\s*(?:以后|之后|后|以前|之前|前)|下个?(?:周|星期)[一二三四五六日天]?"
     r"|大后天|后天|明天|昨天|前天", re.I)
+_PERCENT_AFTER = re.compile(r"\s*(?:%|\s(?:percent|per\s+cent)\b)", re.I)  # after a number: it is a percentage
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
 # Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
 # dot), "then", "and".
@@ -107,13 +108,28 @@ def mentions(task: str) -> list[str]:
     days = list(_RELATIVE_DAY.finditer(request))
     within = [match for match in _MENTION.finditer(request)  # the 5 of "5 days ago" is the phrase's, not a given
               if not any(day.start() <= match.start() < day.end() for day in days)]
-    found = [(match.start(), match.group(0)) for match in (*within, *days)]
+    found = [(match.start(), _as_given(match, request)) for match in within]
+    found += [(match.start(), match.group(0)) for match in days]
     for match in (match for folder in _FOLDERS for match in folder.finditer(request)):
         name = match.group(1)
         if name.lower() not in _NOT_A_FOLDER_NAME and not _NUMBER.fullmatch(name):
             found.append((match.start(1), f"{name}/"))
     found += [(match.start(), f"*.{match.group(1) or match.group(2)}") for match in _KIND_OF_FILE.finditer(request)]
     return list(dict.fromkeys(item for _, item in sorted(found)))
+
+
+def _as_given(match: re.Match[str], request: str) -> str:
+    """A mention as a given: a number the request writes as a percentage is one ("15%" for "15%", "15 percent",
+    "百分之15"), which a call must take as a percentage."""
+    if _NUMBER.fullmatch(match.group(0)) and (_PERCENT_AFTER.match(request, match.end())
+                                              or request[:match.start()].rstrip().endswith("百分之")):
+        return f"{match.group(0)}%"
+    return match.group(0)
+
+
+def is_percent(item: str) -> bool:
+    """True for a number the request writes as a percentage, as `mentions` gives it ("15%")."""
+    return item.endswith("%")
 
 
 def is_pattern(item: str) -> bool:
@@ -219,7 +235,12 @@ def _dated(item: str, dated: str) -> bool:
 
 def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]) -> bool:
     """Whether a successful call took `item`: a folder or file name as (a whole part of) a place it works on, a
-    number or a word anywhere in its arguments (`used`, lower case)."""
+    number or a word anywhere in its arguments (`used`, lower case), a percentage as one ("15%", "0.15", or 15
+    beside a division by 100: "5030 * 15 / 100", not "5030 + 15")."""
+    if is_percent(item):
+        share = item[:-1]
+        return float(share) / 100 in numbers or (float(share) in numbers and 100.0 in numbers) or bool(
+            re.search(rf"(?<![\d.]){re.escape(share)}\s*(?:%|percent)", used))
     if is_folder(item):
         return _folder_in(item, paths)
     if is_pattern(item):
