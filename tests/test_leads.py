@@ -184,3 +184,13 @@ def test_a_percentage_the_request_gives_is_used_only_as_a_percentage() -> None:
         assert unused_mentions(task, [added, taken]) == [], expression
     lead = referee().lead(Turn(task, "", None, False, ("15%",)), [added, wrong])  # type: ignore[arg-type]
     assert lead is not None and lead.takes == ("15", "5045", "0.15") and lead.only == "calculator"
+
+
+def test_a_call_of_a_tool_there_is_not_took_nothing_and_is_led_to_the_tool_named_for_the_change() -> None:
+    from autoagent.loop.leads import Leader
+    from autoagent.prompts import PromptTemplateBuilder
+
+    step = called(1, "rename_file", "Unknown tool 'rename_file'.", path="draft.txt", destination="final.txt")
+    leader = Leader(PromptTemplateBuilder(), (*TOOLS, "move_file"), (*WRITERS, "move_file"), "calculator")
+    lead = leader.lead(turn("Rename draft.txt to final.txt."), [step])
+    assert lead is not None and lead.only == "move_file" and lead.takes == ("draft.txt",)

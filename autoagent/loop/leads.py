@@ -154,14 +154,15 @@ class Leader:
         """The step after a failed call, while no call has worked, led to take as it stands a file name or a day
         the request gives that no failed call took whole ("a.log b.log" for "Delete a.log and b.log", "now() -
         INTERVAL 2 WEEKS" for "two weeks from today"), by the tool the part of the request giving it is for,
-        else by the tool that failed; for a question which file mentions a word, the finder, to look for it;
-        None otherwise."""
+        else by the tool that failed (a call of a tool there is not took nothing); for a question which file
+        mentions a word, the finder, to look for it; None otherwise."""
         last = steps[-1] if steps else None
         if last is None or last.kind is not StepKind.ACTION or last.success or last.action is None:
             return None
         if self.retried >= MAX_RETRIED_STEPS or any(step.success for step in ran(steps)):
             return None
-        taken = {value.strip().lstrip("./").lower() for step in ran(steps) if step.action is not None
+        taken = {value.strip().lstrip("./").lower() for step in ran(steps)  # by a tool there is: "rename_file"
+                 if step.action is not None and step.action.name in self.tools  # took nothing
                  for value in step.action.args.values() if isinstance(value, str)}
         item = next((item for item in mentions(task)
                      if not is_folder(item) and not _NUMBER.fullmatch(item) and not is_percent(item)
