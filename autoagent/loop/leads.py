@@ -65,10 +65,12 @@ class Leader:
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
         the part of the task that follows the parts done, by another tool; right after a failed call whose
         error names another tool ("to rename it, use move_file"), to that tool; right after a failed call, while no
-        call has worked, to take whole a file name or a day the request gives; right after a finish sent back
+        call has worked, to take whole a file name or a day the request gives (or to search for the word of a
+        question which file mentions it); right after a finish sent back
         for a change not made, to the tool named for it, or for the model's own plan left half done, to the rest
         of that plan; right after a write to a file named like a folder the request names ("archive.txt"), to
-        that call again with a path in the folder. A part of the task that asks for a change, or is arithmetic,
+        that call again with a path in the folder. Arithmetic with no number of its own before the part led to
+        ("double the number") is worked out first. A part of the task that asks for a change, or is arithmetic,
         goes to the tool plainly for it. None when not leading."""
         redirect = self._redirect(turn.task, steps) or self._retry(turn.task, steps)
         if redirect is not None:
