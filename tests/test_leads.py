@@ -194,3 +194,11 @@ def test_a_call_of_a_tool_there_is_not_took_nothing_and_is_led_to_the_tool_named
     leader = Leader(PromptTemplateBuilder(), (*TOOLS, "move_file"), (*WRITERS, "move_file"), "calculator")
     lead = leader.lead(turn("Rename draft.txt to final.txt."), [step])
     assert lead is not None and lead.only == "move_file" and lead.takes == ("draft.txt",)
+
+
+def test_a_failed_call_of_another_tool_on_a_question_about_a_day_is_led_to_the_calendar() -> None:
+    judge = Referee(PromptTemplateBuilder(), (*TOOLS, "list_files"), WRITERS, "calculator", "calendar")
+    step = called(1, "list_files", "list_files failed: 'last_modified_date.txt' does not exist",
+                  path="last_modified_date.txt")
+    lead = judge.lead(turn("昨天是几月几号？"), [step])  # noqa: RUF001
+    assert lead is not None and lead.only == "calendar" and lead.takes == ("昨天",)

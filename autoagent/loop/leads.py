@@ -11,7 +11,17 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
 from .answers import answer_from_observations
-from .verify import clause_of, clauses_after, is_folder, is_percent, mentions, named_tools, next_clause, ran
+from .verify import (
+    clause_of,
+    clauses_after,
+    counted_day,
+    is_folder,
+    is_percent,
+    mentions,
+    named_tools,
+    next_clause,
+    ran,
+)
 from .writes import asks_for_change, changer, is_question
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
@@ -47,11 +57,12 @@ class Leader:
     finish or action it sent back."""
 
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
-                 calculator: str = "") -> None:
+                 calculator: str = "", calendar: str = "") -> None:
         self.prompts = prompts
         self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
         self.writers = tuple(writers)  # the ones that change something (not read-only)
         self.calculator = calculator  # the one that works out arithmetic, where the toolbox has it
+        self.calendar = calendar  # the one that reads a day in words, where the toolbox has it
         self.guided = 0  # steps led to a pending part of the task
         self.redirected = 0  # steps led to the tool a failed call's error names
         self.retried = 0  # steps led to take whole what the request gives, after a failed call
@@ -173,6 +184,8 @@ class Leader:
         if item is None and searched is not None:  # "which file mentions Paris": the finder, for Paris
             item = searched.group(1) or searched.group(2)
             only = FINDER if item.lower() not in taken else ""
+        elif item and counted_day(item) and self.calendar:  # "昨天": the calendar, not the file tool that failed
+            only = self.calendar
         else:
             only = (self._tool_for(clause_of(task, item)) or last.action.name) if item else ""
         if not item or not only:

@@ -47,7 +47,7 @@ class Referee:
         self.raised: set[str] = set()  # the objections already made this run
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
-        self.leader = Leader(prompts, tools, writers, calculator)  # where steps are led, over the run
+        self.leader = Leader(prompts, tools, writers, calculator, calendar)  # where steps are led, over the run
         # what a changing call observes when the user refuses it (only such a call asks), and the start of a
         # refusal with the user's words
         self.refusals = {prompts.render("approval_denied").strip(),
