@@ -14,6 +14,7 @@ from .answers import answer_from_observations
 from .days import answer_for_day, day_asked, reading
 from .leads import Lead, Leader
 from .plans import unfinished_plan
+from .tally import counted, states_count
 from .units import UNIT_OBJECTIONS, object_to_units
 from .verify import (
     Objection,
@@ -71,7 +72,8 @@ class Referee:
         if objection is None and not any(self._refused(step) for step in steps):  # the user said no: not again
             objection = object_to_no_change(turn.task, steps, self.writers, self.raised)
         objection = objection or self._object_to_unfinished_plan(steps)
-        answer = answer_for_day(draft(), turn.task, steps) if objection is None else ""
+        answer = self._answer_for_count(answer_for_day(draft(), turn.task, steps), turn.task, steps) \
+            if objection is None else ""
         objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, turn.task, self.raised)
         result = answer_from_observations(steps)
@@ -87,6 +89,15 @@ class Referee:
         if objection is not None and objection.template == "no_change" and not objection.ends:
             self.leader.change_to = objection.variables["tool"]
         return objection, answer
+
+    def _answer_for_count(self, answer: str, task: str, steps: Sequence[Step]) -> str:
+        """`answer`, when it states how many files of the kind asked about a listing of the workspace shows (or
+        none was listed); else that count, with their names ("There are 2 .txt files: one.txt, two.txt.")."""
+        count = counted(task, steps)
+        if count is None or states_count(answer, count.count):
+            return answer
+        return self.prompts.render("count_answer", count=str(count.count), ending=count.ending,
+                                   names=", ".join(count.names) or "none").strip()
 
     def _object_to_unfinished_plan(self, steps: Sequence[Step]) -> Objection | None:
         """Why finishing now is not earned: the model's own thought planned one more operation with a number no
@@ -144,7 +155,7 @@ class Referee:
         """An objection to running `action` (a note this run was given written into a file, a rewrite of a file
         this run just wrote, a calculation written instead of its result, a folder the request names written as
         a file), or None."""
-        objection = object_to_copied_note(action, steps, writes) or object_to_rewrite(action, steps, writes)
+        objection = object_to_copied_note(action, steps, writes, task) or object_to_rewrite(action, steps, writes)
         for template, check in (("unworked_write", lambda: object_to_unworked_write(action, steps, writes)),
                                 ("folder_as_file", lambda: object_to_folder_as_file(action, task, writes))):
             if objection is None and template not in self.raised:  # once a run each: the model may mean it
