@@ -202,3 +202,20 @@ def test_a_failed_call_of_another_tool_on_a_question_about_a_day_is_led_to_the_c
                   path="last_modified_date.txt")
     lead = judge.lead(turn("昨天是几月几号？"), [step])  # noqa: RUF001
     assert lead is not None and lead.only == "calendar" and lead.takes == ("昨天",)
+
+
+def test_a_number_only_a_note_shows_is_not_written_either(tmp_path: Path) -> None:
+    from autoagent import AutoGPT
+    from autoagent.tools import calculator, file_tools
+
+    from .scripted import ScriptedChatModel, act
+
+    llm = ScriptedChatModel(replies=[
+        act("calculator", expression="2^16"), act("write_file", path="power.txt", content="65536"),
+        act("write_file", path="power.txt", content="5"), act("FINISH"), "Saved 65536 to power.txt."])
+    result = AutoGPT(llm=llm, tools=[calculator, *file_tools(tmp_path)]).execute(
+        "Calculate 2 to the power of 16 and save the number in power.txt.")
+
+    assert result.steps[2].kind is StepKind.REJECTED
+    assert "\"5\" is what this run was told about an action" in result.steps[2].observation
+    assert (tmp_path / "power.txt").read_text() == "65536" and result.finished

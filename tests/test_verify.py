@@ -98,9 +98,9 @@ def test_a_finish_right_after_a_failed_action_is_sent_back() -> None:
 def test_rewriting_a_file_the_run_just_wrote_is_questioned_once(tmp_path: Path) -> None:
     tools = file_tools(tmp_path)
     agent, llm = agent_with(act("write_file", path="hi.txt", content="hello"),
-                            act("write_file", path="hi.txt", content="5"), act("FINISH"), "Done.", tools=tools)
+                            act("write_file", path="hi.txt", content="hi"), act("FINISH"), "Done.", tools=tools)
 
-    result = agent.execute("Write the word hello into a file named hi.txt.")
+    result = agent.execute("Write the word hello into a file named hi.txt.")  # (a "5" is a copied note: test_leads)
 
     assert (tmp_path / "hi.txt").read_text() == "hello"
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.FINISH]

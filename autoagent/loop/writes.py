@@ -14,6 +14,7 @@ from .verify import OPERAND, Objection, is_folder, mentions, ran
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 _COPIED_CHARS = 20  # a text this long found inside a note the run was given was copied from it
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "345*12", "9 - 4")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
 # A request that asks to change the workspace: a verb of change, with a file or folder it names; what each verb
@@ -49,21 +50,31 @@ def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Ob
     return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
 
 
-def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool, task: str = "") -> Objection | None:
     """Why a side-effecting action is not run: the text it writes is what a step of this run was told about an
-    action ("Wrote 4 characters to result.txt.", a note that a call was not run), not anything the task asks
-    for (a small model copies the last observation into the file it just wrote). Asked every time: it is never
-    meant. A file's content a read showed may be copied."""
+    action ("Wrote 4 characters to result.txt.", a note that a call was not run), or a number only such a note
+    shows (the 5 of "Wrote 5 characters"), not anything the task asks for (a small model copies the last
+    observation into the file it just wrote). Asked every time: it is never meant. A file's content a read
+    showed may be copied."""
     if not writes or _target(action) is None:
         return None
     told = {step.observation.strip() for step in steps if step.observation.strip() and (
         step.kind is not StepKind.ACTION or (step.action is not None and step.action.name == action.name))}
+    shown = " ".join([task, *(step.observation for step in ran(steps) if step.observation.strip() not in told)])
     texts = [value.strip() for key, value in action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
-    copied = next((text for text in texts if text and any(text == note or (len(text) >= _COPIED_CHARS and text in note)
-                                                          for note in told)), None)
+    copied = next((text for text in texts if text and any(_copied(text, note, shown) for note in told)), None)
     if copied is None:
         return None
     return Objection("copied_note", {"path": _target(action) or "", "text": copied[:80]})
+
+
+def _copied(text: str, note: str, shown: str) -> bool:
+    """Whether `text` was copied from `note`: it is the note, a long part of it, or a number in it that nothing
+    else `shown` (the task, the other results) holds."""
+    if text == note or (len(text) >= _COPIED_CHARS and text in note):
+        return True
+    number = re.compile(rf"(?<![\d.]){re.escape(text)}(?![\d.])")
+    return bool(_NUMBER.fullmatch(text) and number.search(note) and not number.search(shown))
 
 
 def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
