@@ -41,19 +41,31 @@ class Referee:
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
                  calculator: str = "", calendar: str = "") -> None:
         self.prompts = prompts
-        self.tools = tuple(tools)  # the toolbox's tool names, which a tool's error may name
-        self.writers = tuple(writers)  # the ones that change something (not read-only)
-        self.calculator = calculator  # the one that works out arithmetic, where the toolbox has it
-        self.calendar = calendar  # the one that reads a day in words ("two weeks from today"), where it has it
         self.raised: set[str] = set()  # the objections already made this run
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
-        self.leader = Leader(prompts, tools, writers, calculator, calendar)  # where steps are led, over the run
+        # where steps are led, over the run; it keeps the toolbox's tool names and which does what
+        self.leader = Leader(prompts, tools, writers, calculator, calendar)
         # what a changing call observes when the user refuses it (only such a call asks), and the start of a
         # refusal with the user's words
         self.refusals = {prompts.render("approval_denied").strip(),
                          *(prompts.render("approval_no_terminal", tool=name).strip() for name in self.writers)}
         self.refused_with = prompts.render("approval_feedback", feedback="\0").split("\0")[0]
+
+    @property
+    def writers(self) -> tuple[str, ...]:
+        """The tools that change something (not read-only)."""
+        return self.leader.writers
+
+    @property
+    def calculator(self) -> str:
+        """The tool that works out arithmetic, or empty where the toolbox has none."""
+        return self.leader.calculator
+
+    @property
+    def calendar(self) -> str:
+        """The tool that reads a day in words ("two weeks from today"), or empty where the toolbox has none."""
+        return self.leader.calendar
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
