@@ -12,11 +12,10 @@ from langchain_core.tools import tool
 
 from autoagent import AutoGPT
 from autoagent.loop.answers import is_format_json, usable_answer
+from autoagent.loop.clauses import clause_of, next_clause
 from autoagent.loop.verify import (
     claimed_calculation,
-    clause_of,
     mentions,
-    next_clause,
     unused_mentions,
     worked_out,
 )

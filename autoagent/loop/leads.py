@@ -11,17 +11,8 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
 from .answers import answer_from_observations
-from .verify import (
-    clause_of,
-    clauses_after,
-    counted_day,
-    is_folder,
-    is_percent,
-    mentions,
-    named_tools,
-    next_clause,
-    ran,
-)
+from .clauses import clause_of, clauses_after, next_clause
+from .verify import counted_day, is_folder, is_percent, mentions, named_tools, ran
 from .writes import asks_for_change, changer, is_question
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever

@@ -42,13 +42,6 @@ _RELATIVE_DAY = re.compile(
     r"|大后天|后天|明天|昨天|前天", re.I)
 _PERCENT_AFTER = re.compile(r"\s*(?:%|\s(?:percent|per\s+cent)\b)", re.I)  # after a number: it is a percentage
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
-# Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
-# dot), "then", "and".
-_CLAUSE_BREAK = re.compile(
-    r"[.!?](?:\s+|$)|[,;:\uff0c\uff1b\uff1a\u3002\uff01\uff1f]|\s+(?:and\s+)?then\s+|\s+and\s+|然后|并且", re.I
-)
-_UNQUOTABLE = re.compile(r"[\"'\\\n]")
-CLAUSE_CHARS = 120
 OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
 _CLAIM = re.compile(rf"({OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
 
@@ -171,46 +164,6 @@ def claimed_calculation(answer: str) -> str | None:
     if match is None:
         return None
     return " ".join(match.group(1).replace("\u00d7", "*").replace("\u00f7", "/").split())
-
-
-def clause_of(task: str, item: str) -> str:
-    """The part of the task's request that gives `item` ("Take 20% of 3550, then divide that amount by 4" gives 4
-    in "divide that amount by 4"), without quotes or line breaks, so it can stand in a one-line thought."""
-    request = task.strip().split("\n\n")[0]
-    parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
-    given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item.rstrip('/'))}(?![A-Za-z0-9_])")
-    return _quotable(next((part for part in parts if given.search(part)), request))
-
-
-def _quotable(clause: str) -> str:
-    """A part of a request as a one-line thought quotes it: no quotes or line breaks, bounded, lower case first."""
-    clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS].rstrip(" .!?\u3002\uff01\uff1f")
-    return clause[:1].lower() + clause[1:] if clause[:2].isascii() and not clause[1:2].isupper() else clause
-
-
-def next_clause(task: str, steps: Sequence[Step]) -> str:
-    """The part of the task's request that follows the last part a successful action took something from ("Read
-    numbers.txt and tell me the sum" gives "tell me the sum" once numbers.txt was read), as `clause_of` writes it;
-    empty when no part follows."""
-    following = clauses_after(task, steps)
-    return following[0] if following else ""
-
-
-def clauses_after(task: str, steps: Sequence[Step], item: str = "") -> list[str]:
-    """The parts of the task's request after the last part a successful action took something from (none before
-    any did), as `clause_of` writes them; with `item`, only those before the part that gives it ("double the
-    number" between "Read input.txt" and "save it to output.txt")."""
-    request = task.strip().split("\n\n")[0]
-    parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
-    used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
-    done = [index for index, part in enumerate(parts) if any(item.rstrip("/") in part for item in used)]
-    if not done:
-        return []
-    following = parts[done[-1] + 1:]
-    if item:
-        given = next((index for index, part in enumerate(following) if item.rstrip("/") in part), len(following))
-        following = following[:given]
-    return [_quotable(part) for part in following]
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:

@@ -1,0 +1,58 @@
+"""The parts of a request ("Read qty.txt, multiply the number in it by 7, and write the result to total.txt"): the
+part that gives a mention, and the parts after the ones done, in the request's words, as a led thought quotes them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..steps import Step
+from .verify import mentions, ran, unused_mentions
+
+# Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
+# dot), "then", "and".
+_CLAUSE_BREAK = re.compile(
+    r"[.!?](?:\s+|$)|[,;:\uff0c\uff1b\uff1a\u3002\uff01\uff1f]|\s+(?:and\s+)?then\s+|\s+and\s+|然后|并且", re.I
+)
+_UNQUOTABLE = re.compile(r"[\"'\\\n]")
+CLAUSE_CHARS = 120
+
+
+def clause_of(task: str, item: str) -> str:
+    """The part of the task's request that gives `item` ("Take 20% of 3550, then divide that amount by 4" gives 4
+    in "divide that amount by 4"), without quotes or line breaks, so it can stand in a one-line thought."""
+    request = task.strip().split("\n\n")[0]
+    parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
+    given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item.rstrip('/'))}(?![A-Za-z0-9_])")
+    return _quotable(next((part for part in parts if given.search(part)), request))
+
+
+def _quotable(clause: str) -> str:
+    """A part of a request as a one-line thought quotes it: no quotes or line breaks, bounded, lower case first."""
+    clause = " ".join(_UNQUOTABLE.sub(" ", clause).split())[:CLAUSE_CHARS].rstrip(" .!?\u3002\uff01\uff1f")
+    return clause[:1].lower() + clause[1:] if clause[:2].isascii() and not clause[1:2].isupper() else clause
+
+
+def next_clause(task: str, steps: Sequence[Step]) -> str:
+    """The part of the task's request that follows the last part a successful action took something from ("Read
+    numbers.txt and tell me the sum" gives "tell me the sum" once numbers.txt was read), as `clause_of` writes it;
+    empty when no part follows."""
+    following = clauses_after(task, steps)
+    return following[0] if following else ""
+
+
+def clauses_after(task: str, steps: Sequence[Step], item: str = "") -> list[str]:
+    """The parts of the task's request after the last part a successful action took something from (none before
+    any did), as `clause_of` writes them; with `item`, only those before the part that gives it ("double the
+    number" between "Read input.txt" and "save it to output.txt")."""
+    request = task.strip().split("\n\n")[0]
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
+    used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
+    done = [index for index, part in enumerate(parts) if any(item.rstrip("/") in part for item in used)]
+    if not done:
+        return []
+    following = parts[done[-1] + 1:]
+    if item:
+        given = next((index for index, part in enumerate(following) if item.rstrip("/") in part), len(following))
+        following = following[:given]
+    return [_quotable(part) for part in following]
