@@ -56,6 +56,8 @@ def counted_givens(request: str) -> tuple[list[Given], str, str] | None:
             taken.add(match.start("value"))
             givens.append(Given(match.group("value"), _unit(match.group("noun")), " ".join(match.group(0).split()),
                                 match.start("value")))
+    if not givens:  # nothing counted: pint (a second to load) is not needed ("How many files are there?")
+        return None
     return sorted(givens, key=lambda given: given.start), _unit(asked.group("noun")), asked.group(0)
 
 
