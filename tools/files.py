@@ -121,10 +121,14 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
                 raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
         return found
 
+    def named(path: str) -> bool:
+        """Whether a file, folder or link is named `path` (the link itself, wherever it points)."""
+        with os_errors("find", path):
+            return space.entry(path).exists() or space.entry(path).is_symlink()
+
     def is_pattern(path: str) -> bool:
         """Whether a path is a pattern of names ("*.tmp") and no file or folder is named so."""
-        with os_errors("find", path):
-            return bool(_PATTERN.search(path)) and not (space.entry(path).exists() or space.entry(path).is_symlink())
+        return bool(_PATTERN.search(path)) and not named(path)
 
     def each_matching(verb: str, done: str, pattern: str, destination: str, one: Callable[[str, str], str]) -> str:
         """`one` (a copy or a move: `verb`, and `done` for what was done) of every file `pattern` matches, into the
@@ -202,14 +206,13 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: File, empty folder or pattern ("*.log", "old/*.txt"), relative to the workspace.
         """
-        if is_pattern(path):
+        exists = named(path)
+        if _PATTERN.search(path) and not exists:
             deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matching(path)]
             return f"Deleted {len(deleted)} file{'' if len(deleted) == 1 else 's'}: {', '.join(deleted)}."
         ending = path.strip()
-        with os_errors("delete", path):
-            named = space.entry(path).exists() or space.entry(path).is_symlink()
-        if _EXTENSION.fullmatch(ending) and not named and any(entry.name.endswith(ending)
-                                                              for entry, _ in walk(space, space.root)):
+        if _EXTENSION.fullmatch(ending) and not exists and any(entry.name.endswith(ending)
+                                                               for entry, _ in walk(space, space.root)):
             raise ValueError(f"{path!r} does not exist in the workspace; to delete every file ending in {ending}, "
                              f"give the pattern '*{ending}'")
         return delete_one(path)
