@@ -18,10 +18,10 @@ TASK_SETTINGS: dict[str, tuple[type, ...]] = {
     "model": (str,), "max_steps": (int,), "max_seconds": (int, float), "max_tokens": (int,),
     "max_cost": (int, float), "max_reply_tokens": (int,), "context_window": (int,), "memory_window": (int,),
     "lang": (str,), "name": (str,), "role": (str,), "protocol": (str,), "mode": (str,), "thoughts": (str,),
-    "json_schema": (bool,), "use_memory": (bool,), "tool_timeout": (int, float), "tools": (list,),
+    "json_schema": (bool,), "coach": (str,), "use_memory": (bool,), "tool_timeout": (int, float), "tools": (list,),
 }
 CHOICES = {"lang": ("en", "zh"), "protocol": ("json", "tools", "react"), "mode": ("loop", "plan"),
-           "thoughts": ("auto", "full", "compact")}
+           "thoughts": ("auto", "full", "compact"), "coach": ("auto", "on", "off")}
 FIELDS = {"id", "task", "settings", "files"}
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name on every system: the task's workspace
 

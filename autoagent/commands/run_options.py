@@ -67,6 +67,11 @@ _OPTIONS = [
                       "allows: the local model, and a --base-url server other than OpenAI's (response_format: "
                       "json_schema, else llama-cpp-python's json_object form, else free). Always valid JSON; measured "
                       "on the bundled model served by llama.cpp: valid replies where free ones ran away."),
+    click.option("--coach", type=click.Choice(["auto", "on", "off"]), default="auto", envvar="AUTOAGENT_COACH",
+                 show_envvar=True,
+                 help="Small-model help (autoagent/coach/): checks that ground a finish in the tools' results and "
+                      "leads that steer a small model to the task's next part. auto: on for the embedded local "
+                      "model, off for any other; off: the model's own protocol is trusted as given."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
     click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",
