@@ -1,10 +1,12 @@
-"""Task success of the agent on bench/tasks.py: the tasks run by `autoagent batch --yes --no-memory` (each in a
-fresh workspace, as the CLI runs it), then each answer and workspace checked.
+"""Task success of the agent on bench/tasks.py (or a held-out set: --suite): the tasks run by `autoagent batch --yes
+--no-memory` (each in a fresh workspace, as the CLI runs it), then each answer and workspace checked.
 
-Run: .venv/bin/python bench/success.py [--configs json,tools,react,plan] [--model local] [--base-url URL]
-         [--tasks name,name] [--workers N] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
+Run: .venv/bin/python bench/success.py [--suite main|heldout1..4|fresh1|fresh2] [--configs json,tools,react,plan]
+         [--model local] [--coach auto|on|off] [--base-url URL] [--tasks name,name] [--workers N]
+         [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
 A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
-says finished but the check fails. Writes one JSON line per run and, with --results, the table into RESULTS.md.
+says finished but the check fails. Writes one JSON line per run (with its suite, model and coach) and, with
+--results, the table into RESULTS.md. Without --coach no coach setting is sent (older code has none).
 """
 
 from __future__ import annotations
@@ -24,11 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tasks import TASKS, Task
+from tasks_fresh import FRESH_1, FRESH_2
 from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
 
 from autoagent.steps import StepKind
 
-SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3, "heldout4": HELDOUT_4}
+SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3, "heldout4": HELDOUT_4,
+          "fresh1": FRESH_1, "fresh2": FRESH_2}
+SOURCES = {"main": "bench/tasks.py", "fresh1": "bench/tasks_fresh.py", "fresh2": "bench/tasks_fresh.py"}
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 
@@ -48,6 +53,9 @@ class Outcome:
     actions: list[str]
     answer: str
     trace: list[str] = field(default_factory=list)
+    suite: str = ""
+    model: str = ""
+    coach: str = ""  # "" when no coach setting was sent
 
     @property
     def false_success(self) -> bool:
@@ -55,7 +63,18 @@ class Outcome:
         return self.finished and not self.success
 
 
-def run_config(tasks: list[Task], config: str, model: str, base_url: str | None, workers: int) -> list[Outcome]:
+@dataclass(frozen=True)
+class Run:
+    """What every task of one run shares: the suite, the model and the coach ("" sends no coach setting)."""
+
+    suite: str
+    model: str
+    coach: str = ""
+    base_url: str | None = None
+    workers: int = 1
+
+
+def run_config(tasks: list[Task], config: str, run: Run) -> list[Outcome]:
     """Run every task under one config through `autoagent batch` (the product's own path: a fresh workspace per
     task, `--yes --no-memory`, the transcripts kept), then check each answer and workspace."""
     from autoagent.cli import cli
@@ -64,22 +83,23 @@ def run_config(tasks: list[Task], config: str, model: str, base_url: str | None,
     folder = Path("bench/out")
     folder.mkdir(parents=True, exist_ok=True)
     tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
+    settings = {"protocol": protocol, "mode": mode, **({"coach": run.coach} if run.coach else {})}
     lines = [json.dumps({"id": task.name, "task": task.text, "files": task.files,
-                         "settings": {"lang": task.lang, "protocol": protocol, "mode": mode}}, ensure_ascii=False)
+                         "settings": {"lang": task.lang, **settings}}, ensure_ascii=False)
              for task in tasks]
     tasks_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
-    command = ["batch", str(tasks_file), "--out", str(results), "--model", model, "--yes", "--no-memory",
-               "--workers", str(workers), *(["--base-url", base_url] if base_url else [])]
+    command = ["batch", str(tasks_file), "--out", str(results), "--model", run.model, "--yes", "--no-memory",
+               "--workers", str(run.workers), *(["--base-url", run.base_url] if run.base_url else [])]
     cli.main(command, prog_name="autoagent", standalone_mode=False)  # in this process: --threads, --hybrid hold
     records = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         records[record["id"]] = record
-    return [check(task, config, records[task.name]) for task in tasks if task.name in records]
+    return [check(task, config, records[task.name], run) for task in tasks if task.name in records]
 
 
-def check(task: Task, config: str, record: dict[str, object]) -> Outcome:
+def check(task: Task, config: str, record: dict[str, object], run: Run) -> Outcome:
     """One task's batch result, checked against its answer and workspace."""
     from autoagent.transcripts.reader import load_transcript
 
@@ -95,7 +115,8 @@ def check(task: Task, config: str, record: dict[str, object]) -> Outcome:
              f"{step.observation[:100]!r}" for step in steps]
     return Outcome(config, task.name, not problem, bool(record["finished"]), problem, reason,
                    sum(1 for step in steps if step.kind is not StepKind.PARSE_ERROR) or len(steps),
-                   round(float(str(record["seconds"])), 2), actions, answer[:300], trace)
+                   round(float(str(record["seconds"])), 2), actions, answer[:300], trace, run.suite, run.model,
+                   run.coach)
 
 
 def summarise(outcomes: list[Outcome]) -> dict[str, float]:
@@ -110,13 +131,20 @@ def summarise(outcomes: list[Outcome]) -> dict[str, float]:
     }
 
 
+def row_name(outcome: Outcome) -> str:
+    """A table row's name: the config, and the model and coach when the run recorded them."""
+    name = "plan mode" if outcome.config == "plan" else f"loop, `--protocol {outcome.config}`"
+    model = f", `{outcome.model}`" if outcome.model else ""
+    return name + model + (f", coach {outcome.coach}" if outcome.coach else "")
+
+
 def table(by_config: dict[str, list[Outcome]], label: str) -> str:
     """The Markdown table of one benchmark run."""
     lines = [f"| {label} | tasks | task success | false success | median steps | median s/task |",
              "|---|---:|---:|---:|---:|---:|"]
-    for config, outcomes in by_config.items():
+    for outcomes in by_config.values():
         s = summarise(outcomes)
-        name = "plan mode" if config == "plan" else f"loop, `--protocol {config}`"
+        name = row_name(outcomes[0])
         lines.append(f"| {name} | {s['tasks']} | {s['success']:.0%} | {s['false_success']:.0%} | "
                      f"{s['median_steps']:g} | {s['median_seconds']:.1f} |")
     return "\n".join(lines)
@@ -146,11 +174,13 @@ def write_results(path: Path, section: str) -> None:
 
 
 def load_runs(path: Path) -> dict[str, list[Outcome]]:
-    """Outcomes saved by earlier runs (JSON lines), by config; a task run twice keeps its last outcome."""
+    """Outcomes saved by earlier runs (JSON lines), by config (and model and coach, where recorded); a task run
+    twice keeps its last outcome."""
     by_config: dict[str, dict[str, Outcome]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        by_config.setdefault(record["config"], {})[record["task"]] = Outcome(**record)
+        outcome = Outcome(**json.loads(line))
+        key = "/".join(part for part in (outcome.config, outcome.model, outcome.coach) if part)
+        by_config.setdefault(key, {})[outcome.task] = outcome
     return {config: list(outcomes.values()) for config, outcomes in by_config.items()}
 
 
@@ -178,11 +208,15 @@ def limit_threads(threads: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--configs", default="json,tools,react,plan")
-    parser.add_argument("--model", default="local")
-    parser.add_argument("--base-url", default=None)
+    parser.add_argument("--configs", default="json,tools,react,plan",
+                        help="comma-separated protocols (json, tools, react) and/or plan")
+    parser.add_argument("--model", default="local", help="the model every task runs on (local, local:1.5b, ...)")
+    parser.add_argument("--coach", choices=("auto", "on", "off"), default=None,
+                        help="the coach setting of every task (default: none sent, as older code has none)")
+    parser.add_argument("--base-url", default=None, help="an OpenAI-compatible server for --model openai:NAME")
     parser.add_argument("--suite", choices=sorted(SUITES), default="main",
-                        help="the tasks: main (bench/tasks.py) or a held-out set (bench/tasks_heldout.py)")
+                        help="the tasks: main (bench/tasks.py), a held-out set (bench/tasks_heldout.py) or a fresh "
+                             "one (bench/tasks_fresh.py: fresh1 develops, fresh2 is only measured)")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
@@ -211,9 +245,10 @@ def main() -> None:
     by_config: dict[str, list[Outcome]] = {}
     started = time.time()
     load = os.getloadavg()[0]
+    run = Run(args.suite, args.model, args.coach or "", args.base_url, args.workers)
     with args.out.open("a", encoding="utf-8") as out:
         for config in args.configs.split(","):
-            for outcome in run_config(tasks, config, args.model, args.base_url, args.workers):
+            for outcome in run_config(tasks, config, run):
                 task = next(task for task in tasks if task.name == outcome.task)
                 by_config.setdefault(config, []).append(outcome)
                 out.write(json.dumps(asdict(outcome), ensure_ascii=False) + "\n")
@@ -226,11 +261,14 @@ def main() -> None:
     print(failures(by_config))
     if args.results:
         command = "python bench/success.py " + " ".join(sys.argv[1:])
-        section = (f"## Task success ({args.model}{' at ' + args.base_url if args.base_url else ''})\n\n"
+        coach = f", coach {args.coach}" if args.coach else ""
+        section = (f"## Task success ({args.model}{' at ' + args.base_url if args.base_url else ''}{coach})\n\n"
                    f"`{command}` on {time.strftime('%Y-%m-%d %H:%M', time.gmtime(started))} UTC, "
                    f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                    f"{args.threads or os.cpu_count()} llama.cpp threads, load {load:.1f} at "
-                   f"the start: {len(tasks)} tasks from `bench/tasks.py`, run by `autoagent batch --yes --no-memory`, "
+                   f"the start: {len(tasks)} tasks of `{args.suite}` "
+                   f"(`{SOURCES.get(args.suite, 'bench/tasks_heldout.py')}`), "
+                   "run by `autoagent batch --yes --no-memory`, "
                    "each in a fresh workspace. False success: the run said finished but the check failed.\n\n"
                    f"{report}\n\nFailed tasks:\n\n{failures(by_config)}")
         write_results(args.results, section)
