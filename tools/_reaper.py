@@ -1,8 +1,9 @@
-"""Runs one shell command and, when it ends or on SIGTERM, kills everything it started, even what left its
+"""Runs one program and, when it ends or on SIGTERM, kills everything it started, even what left its
 process group or session (`setsid cmd &`, double forks): as a child subreaper, this process inherits every
 orphan below it, so all of them stay findable in /proc.
 
-The shell tool runs it as `python -I -S _reaper.py COMMAND` (Linux only); it exits as the command did.
+The shell and python tools run it as `python -I -S _reaper.py PROGRAM ARGS...` (Linux only), the shell's
+program being `/bin/sh -c COMMAND`; it exits as the program did.
 """
 
 import contextlib
@@ -58,27 +59,31 @@ def _kill_everything() -> None:
         time.sleep(0.005)
 
 
-def main(command: str) -> None:
+def main(argv: list[str]) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # the agent gone (even by kill -9): stop too
     signal.signal(signal.SIGTERM, _stop)
-    shell = os.fork()
-    if shell == 0:
+    child = os.fork()
+    if child == 0:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.execv("/bin/sh", ["/bin/sh", "-c", command])
+        try:
+            os.execv(argv[0], argv)
+        except OSError as err:  # the child must never run on as a copy of the reaper
+            print(f"cannot run {argv[0]}: {err.strerror}", file=sys.stderr)
+            os._exit(127)
     status = None
     with contextlib.suppress(_Stop):
-        status = os.waitpid(shell, 0)[1]
+        status = os.waitpid(child, 0)[1]
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _kill_everything()
     if status is None:
         os._exit(128 + signal.SIGTERM)
-    if os.WIFSIGNALED(status):  # die as the shell died, so the tool reports the same signal
+    if os.WIFSIGNALED(status):  # die as the program died, so the tool reports the same signal
         signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(status))
     os._exit(os.waitstatus_to_exitcode(status))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
@@ -82,12 +83,17 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         os.killpg(process.pid, signal.SIGKILL)
 
 
-def run_command(command: str, cwd: Path, timeout: float, max_output_chars: int) -> tuple[str, int | None]:
-    """Run `command` with /bin/sh in `cwd`: its interleaved stdout and stderr, capped, and its exit code
-    (None when it ran past `timeout` seconds). Whatever it started is stopped when it ends."""
-    argv = [sys.executable, "-I", "-S", str(_REAPER), command] if _REAPER is not None else ["/bin/sh", "-c", command]
+def run_command(
+    command: str | Sequence[str], cwd: Path, timeout: float, max_output_chars: int, env: dict[str, str] | None = None
+) -> tuple[str, int | None]:
+    """Run `command` (a line for /bin/sh, or a program and its arguments) in `cwd`, in `env` (None: ours): its
+    interleaved stdout and stderr, capped, and its exit code (None when it ran past `timeout` seconds). Whatever
+    it started is stopped when it ends."""
+    argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
+    if _REAPER is not None:
+        argv = [sys.executable, "-I", "-S", str(_REAPER), *argv]
     process = subprocess.Popen(
-        argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     assert process.stdout is not None
