@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 # Settings each invocation grants itself; a resumed run keeps none
-PERMISSIONS = frozenset({"yes", "allow_shell", "allow_private_urls"})
+PERMISSIONS = frozenset({"yes", "allow_shell", "allow_python", "python_sandbox", "allow_private_urls"})
 
 
 @dataclass
@@ -45,6 +45,8 @@ class Settings:
     use_memory: bool = True
     yes: bool = False  # run side-effecting tools without asking
     allow_shell: bool = False
+    allow_python: bool = False
+    python_sandbox: str = "bwrap"  # where the python tool runs code: bwrap (bubblewrap) or none (unsandboxed)
     allow_private_urls: bool = False  # the web tools may reach loopback, private and link-local addresses
     tool_timeout: float | None = 60.0
     tools: list[str] | None = None  # names of the tools to enable; None: all
@@ -145,6 +147,7 @@ def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[
 
     embeddings = load_embeddings(spec, base_url=base_url)
     built_in = default_tools(settings.workspace, embeddings, allow_shell=settings.allow_shell,
+                             allow_python=settings.allow_python, python_sandbox=settings.python_sandbox,
                              allow_private_urls=settings.allow_private_urls)
     groups = [built_in, entry_point_tools()]
     groups += [load_tools_module(path) for path in settings.tools_modules]

@@ -1,4 +1,5 @@
-"""`autoagent doctor`: checks settings, model, browser, memory, workspace and user tools; says what to fix."""
+"""`autoagent doctor`: checks settings, model, browser, python sandbox, memory, workspace and user tools; says what
+to fix."""
 
 from __future__ import annotations
 
@@ -149,6 +150,21 @@ def check_browser(chromium: str | None = None, chromedriver: str | None = None) 
                  BROWSER_FIX)
 
 
+def check_python_sandbox(sandbox: str = "bwrap") -> Check:
+    """Which sandbox the python tool (--allow-python) runs code in, and whether bubblewrap can start one here."""
+    from ..tools.sandbox import INSTALL_HINT, bwrap_path, bwrap_problem
+
+    if sandbox == "none":
+        return Check("python sandbox", "warn", "none: --allow-python runs code unsandboxed, as you",
+                     "drop --python-sandbox none (AUTOAGENT_PYTHON_SANDBOX) to run it under bubblewrap")
+    problem = bwrap_problem()
+    if problem is not None:
+        return Check("python sandbox", "warn", f"{problem}: --allow-python offers no python tool",
+                     INSTALL_HINT if bwrap_path() is None else "allow unprivileged user namespaces, or use "
+                     "--python-sandbox none to run code unsandboxed")
+    return Check("python sandbox", "ok", f"bubblewrap ({bwrap_path()}): --allow-python runs code sandboxed")
+
+
 def check_memory(spec: str, directory: Path | None = None) -> Check:
     """The long-term memory store: opens, loads its vectors, and holds the selected model's embeddings."""
     from ..llm.embeddings import embedding_model_id
@@ -236,17 +252,20 @@ def check_user_tools(modules: list[Path], mcp_config: Path | None = None) -> lis
               show_envvar=True, help="The workspace directory to check.")
 @click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
               help="Check the long-term memory store.")
+@click.option("--python-sandbox", type=click.Choice(["bwrap", "none"]), default="bwrap",
+              envvar="AUTOAGENT_PYTHON_SANDBOX", show_envvar=True, help="The python tool's sandbox to check.")
 @click.option("--tools-module", "tools_modules", multiple=True, type=click.Path(path_type=Path),
               help="A Python file of tools to check (repeatable).")
 @click.option("--mcp", "mcp_config", type=click.Path(path_type=Path), help="An mcpServers JSON file whose servers "
               "to start and list.")
 @click.pass_context
 def doctor(ctx: click.Context, model: str | None, base_url: str | None, workspace: Path, use_memory: bool,
-           tools_modules: tuple[Path, ...], mcp_config: Path | None) -> None:
+           python_sandbox: str, tools_modules: tuple[Path, ...], mcp_config: Path | None) -> None:
     """Check the setup and say what to fix.
 
-    Checks the settings files, the model (key and server, or local weights), the browser, the long-term
-    memory, the workspace and any user tools. Exits with 1 when a check FAILs; warnings do not fail.
+    Checks the settings files, the model (key and server, or local weights), the browser, the python tool's
+    sandbox, the long-term memory, the workspace and any user tools. Exits with 1 when a check FAILs; warnings
+    do not fail.
     """
     from ..llm import default_model_spec
 
@@ -255,7 +274,8 @@ def doctor(ctx: click.Context, model: str | None, base_url: str | None, workspac
     if from_environment and not spec.startswith("openai:"):
         base_url = None  # as `autoagent run`: OPENAI_BASE_URL only concerns OpenAI-compatible models
     click.echo(f"Checking autoagent with --model {spec}{f' --base-url {base_url}' if base_url else ''}")
-    checks = [*check_settings_files(), *check_model(spec, base_url), check_browser()]
+    checks = [*check_settings_files(), *check_model(spec, base_url), check_browser(),
+              check_python_sandbox(python_sandbox)]
     checks.append(check_memory(spec) if use_memory else Check("memory", "ok", "off (--no-memory)"))
     checks += [check_workspace(workspace), *check_user_tools(list(tools_modules), mcp_config)]
     for check in checks:

@@ -76,12 +76,21 @@ _OPTIONS = [
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
     click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",
                  show_envvar=True,
-                 help="Run side-effecting tools (writing, moving, deleting files, shell) without asking first. "
+                 help="Run side-effecting tools (writing, moving, deleting files, shell, python) without asking first. "
                       "Without it they ask on a terminal, and are refused when there is none. Given by each "
                       "invocation: a resumed run does not keep it."),
     click.option("--allow-shell/--no-allow-shell", default=False, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
                  help="Offer the shell tool: a command in the workspace directory, with a timeout and an output "
                       "cap (under approval unless --yes). Given by each invocation, as --yes is."),
+    click.option("--allow-python/--no-allow-python", default=False, envvar="AUTOAGENT_ALLOW_PYTHON", show_envvar=True,
+                 help="Offer the python tool: a snippet run in a fresh interpreter in the workspace, sandboxed (see "
+                      "--python-sandbox), with time, memory and output limits (under approval unless --yes). Given "
+                      "by each invocation, as --yes is."),
+    click.option("--python-sandbox", type=click.Choice(["bwrap", "none"]), default="bwrap",
+                 envvar="AUTOAGENT_PYTHON_SANDBOX", show_envvar=True,
+                 help="Where the python tool runs code: bwrap (bubblewrap: the workspace its only writable folder, no "
+                      "network, your files hidden; without bwrap the tool is not offered) or none (unsandboxed, as "
+                      "you). Given by each invocation, as --yes is."),
     click.option("--allow-private-urls/--no-allow-private-urls", default=False, envvar="AUTOAGENT_ALLOW_PRIVATE_URLS",
                  show_envvar=True,
                  help="Let the web tools reach loopback, private and link-local addresses (this machine, your "
