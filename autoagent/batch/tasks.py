@@ -11,9 +11,10 @@ from typing import Any
 
 from ..errors import AutoAgentError
 
-# The settings a task may choose for itself, with the JSON types each takes. Permissions (--yes, --allow-shell, private
-# URLs), where the key is sent (--base-url), what code is loaded (--tools-module, --mcp, --prompts-dir) and the
-# workspace are the invocation's: a tasks file, maybe written elsewhere, grants none of them.
+# The settings a task may choose for itself, with the JSON types each takes. Permissions (--yes, --allow-shell,
+# --allow-python and its --python-sandbox, private URLs), where the key is sent (--base-url), what code is loaded
+# (--tools-module, --mcp, --prompts-dir) and the workspace are the invocation's: a tasks file, maybe written
+# elsewhere, grants none of them.
 TASK_SETTINGS: dict[str, tuple[type, ...]] = {
     "model": (str,), "max_steps": (int,), "max_seconds": (int, float), "max_tokens": (int,),
     "max_cost": (int, float), "max_reply_tokens": (int,), "context_window": (int,), "memory_window": (int,),
