@@ -1,4 +1,4 @@
-"""Chat models from a spec string: `openai:<model>`, `local`, or `local:/path/to/model.gguf`."""
+"""Chat models from a spec string: `openai:<model>`, `local`, `local:1.5b`, or `local:/path/to/model.gguf`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ACCEPTED_SPECS", "FREE_REPLIES", "default_model_spec", "describe_model_error", "load_chat_model"]
 
-ACCEPTED_SPECS = "openai:<model> (e.g. openai:gpt-4o-mini), local, or local:/path/to/model.gguf"
+ACCEPTED_SPECS = "openai:<model> (e.g. openai:gpt-4o-mini), local, local:1.5b, or local:/path/to/model.gguf"
 FREE_REPLIES = "autoagent_free_replies"  # true in a chat model's metadata: its replies are never held to a schema
 DEFAULT_OPENAI_SPEC = "openai:gpt-4o-mini"
 
@@ -57,19 +57,24 @@ def load_chat_model(
 
 
 def _load_local_model(path: str, progress: Callable[[str], None] | None) -> BaseChatModel:
-    """A ChatLocalLlama on the given GGUF (the bundled weights when `path` is empty), with prefix snapshots on."""
-    from autoagent.llm.local import INSTALL_HINT, ChatLocalLlama, llama_cpp_installed
+    """A ChatLocalLlama on the given GGUF, or on bundled weights: the default when `path` is empty, or one a name
+    such as 1.5b picks (a file of that name is ./1.5b); prefix snapshots on."""
+    from autoagent.llm import weights
+    from autoagent.llm.local import ChatLocalLlama, llama_cpp_installed
 
+    bundled = weights.bundled_model(path) if path else None
     if not llama_cpp_installed():
-        raise ModelUnavailableError(f"the local model needs llama-cpp-python: run {INSTALL_HINT}")
-    if path:
+        hint = bundled.install_hint if bundled is not None else weights.INSTALL_HINT
+        raise ModelUnavailableError(f"the local model needs llama-cpp-python: run {hint}")
+    if not path:
+        model_path = weights.ensure_default_weights(progress=progress)
+    elif bundled is not None:
+        model_path = weights.ensure_weights(bundled, progress=progress)
+    else:
         model_path = Path(path).expanduser()
         if not model_path.is_file():
-            raise ModelUnavailableError(f"model file not found: {model_path}")
-    else:
-        from autoagent.llm.weights import ensure_default_weights
-
-        model_path = ensure_default_weights(progress=progress)
+            names = ", ".join(f"local:{name}" for name in weights.BUNDLED_MODELS)
+            raise ModelUnavailableError(f"model file not found: {model_path} (the bundled models are {names})")
     from autoagent.llm.prefix_cache import prefix_cache_dir
 
     snapshots = prefix_cache_dir()  # the static prompt's KV state, shared by processes; AUTOAGENT_PREFIX_CACHE=0: off

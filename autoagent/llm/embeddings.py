@@ -1,4 +1,5 @@
-"""Embedding models from a model spec: OpenAI embeddings for `openai:*`, the local GGUF for `local[:path]`."""
+"""Embedding models from a model spec: OpenAI embeddings for `openai:*`, the local GGUF for `local[:path]`; every
+bundled chat model (`local`, `local:1.5b`) embeds with the default bundled GGUF, so their memories mix."""
 
 from __future__ import annotations
 
@@ -36,13 +37,20 @@ def _resolve_spec(spec: str | None) -> tuple[str, str]:
     return kind, argument.strip()
 
 
+def _local_gguf(argument: str) -> str:
+    """The GGUF a local spec embeds with: the path it gives, or "" for the default bundled weights."""
+    from autoagent.llm.weights import bundled_model
+
+    return "" if bundled_model(argument) is not None else argument
+
+
 def embedding_model_id(spec: str | None = None) -> str:
     """The name of the embedding model a spec uses, as recorded in the memory store."""
     kind, argument = _resolve_spec(spec)
     if kind == "openai":
         return f"openai:{_openai_embedding_model()}"
-    if argument:
-        return f"local:{Path(argument).name}:mean"
+    if gguf := _local_gguf(argument):
+        return f"local:{Path(gguf).name}:mean"
     from autoagent.llm.weights import WEIGHTS_FILENAME
 
     return f"local:{WEIGHTS_FILENAME}:mean"
@@ -55,7 +63,7 @@ def load_embeddings(spec: str | None = None, *, base_url: str | None = None) -> 
         return _openai_embeddings(base_url)
     if base_url:
         raise ConfigurationError("a base URL applies only to openai:<model> specs, not to the local model")
-    return LocalLlamaEmbeddings(model_path=argument or None)
+    return LocalLlamaEmbeddings(model_path=_local_gguf(argument) or None)
 
 
 def _openai_embeddings(base_url: str | None) -> Embeddings:

