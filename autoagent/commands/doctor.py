@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import click
 
 from ..errors import AutoAgentError
+
+if TYPE_CHECKING:
+    from ..llm.weights import BundledModel
 
 Status = Literal["ok", "warn", "FAIL"]
 SERVER_TIMEOUT_S = 3.0
@@ -110,14 +113,18 @@ def check_server(base_url: str, name: str, key: str | None, *, timeout: float = 
 
 
 def check_local(path: str = "") -> list[Check]:
-    """llama-cpp-python importable, and the GGUF present: a given file, or the bundled weights verified."""
+    """llama-cpp-python importable, and the GGUF present: a given file, or the bundled weights verified (and for the
+    default, whether the other bundled models' weights are there too)."""
     from ..llm import weights
     from ..llm.local import llama_cpp_installed
     from ..paths import models_dir
 
     checks = [Check("llama-cpp-python", "ok", "installed") if llama_cpp_installed() else
               Check("llama-cpp-python", "FAIL", "not installed; the local model needs it", weights.INSTALL_HINT)]
-    if path:
+    bundled = weights.bundled_model(path) if path else None
+    if bundled is not None and bundled.name != weights.DEFAULT_MODEL:
+        return [*checks, check_bundled_weights(bundled, selected=True)]
+    if path and bundled is None:
         gguf = Path(path).expanduser()
         if not gguf.is_file():
             return [*checks, Check("model weights", "FAIL", f"{gguf} does not exist", "check --model local:<path>")]
@@ -126,6 +133,8 @@ def check_local(path: str = "") -> list[Check]:
         good = magic == b"GGUF"
         return [*checks, Check("model weights", "ok" if good else "FAIL", f"{gguf} {'is' if good else 'is not'} a GGUF "
                                "file", "" if good else "point --model local:<path> at a .gguf model")]
+    checks += [check_bundled_weights(model, selected=False) for model in weights.BUNDLED_MODELS.values()
+               if model.name != weights.DEFAULT_MODEL]
     target = models_dir() / weights.WEIGHTS_FILENAME
     if weights.is_verified(target):
         return [*checks, Check("model weights", "ok", f"{target} assembled and sha256-verified")]
@@ -136,6 +145,26 @@ def check_local(path: str = "") -> list[Check]:
         return [*checks, Check("model weights", "FAIL", str(err), weights.INSTALL_HINT)]
     detail = f"installed; the first run assembles and verifies them into {target}"
     return [*checks, Check("model weights", "ok", detail)]
+
+
+def check_bundled_weights(model: BundledModel, *, selected: bool) -> Check:
+    """A bundled model's weights, never loaded: assembled and verified, installed as parts, or missing (a FAIL only
+    when --model selects it)."""
+    from ..llm import weights
+    from ..paths import models_dir
+
+    name = f"model weights (local:{model.name})"
+    target = models_dir() / model.filename
+    if weights.is_verified(target, model):
+        return Check(name, "ok", f"{target} assembled and sha256-verified")
+    try:
+        weights.locate_parts(model)
+    except AutoAgentError as err:
+        if selected:
+            return Check(name, "FAIL", str(err), model.install_hint)
+        return Check(name, "ok", f"not installed (optional: {model.install_hint})")
+    return Check(name, "ok", f"installed; the first run of --model local:{model.name} assembles and verifies them "
+                             f"into {target}")
 
 
 def check_browser(chromium: str | None = None, chromedriver: str | None = None) -> Check:
