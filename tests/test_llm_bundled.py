@@ -1,8 +1,11 @@
-"""`--model local:1.5b`, the second bundled model: the spec, its errors, embeddings and doctor's line."""
+"""`--model local:1.5b`, the second bundled model: the spec, its errors, doctor's line, embeddings and snapshots."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -12,8 +15,10 @@ from autoagent.commands import exit_codes
 from autoagent.commands.doctor import Check, check_model
 from autoagent.errors import ModelUnavailableError
 from autoagent.llm import load_chat_model, local, weights
+from autoagent.llm import prefix_cache as pc
 from autoagent.llm.embeddings import embedding_model_id, load_embeddings
 from autoagent.llm.local import ChatLocalLlama
+from autoagent.llm.prefix_cache import PrefixSnapshots
 from tests.test_llm_weights import PART_BYTES, install_fake_parts, refit
 
 LARGER_BYTES = [b"GGUF" + b"1" * 3000, b"5" * 2000, b"b"]
@@ -138,3 +143,46 @@ def test_doctor_on_the_default_adds_one_optional_line_for_the_1_5b(larger_absent
                          "'autoagent[local-1.5b]')")
     assert checks[-1].name == "model weights"  # the default's own line stays last
     assert not any(check.name.startswith("model weights (") for check in check_model("local:/x/model.gguf"))
+
+
+# --- prefix snapshots ------------------------------------------------------------------------------------
+
+
+def save_snapshots(model_file: Path, directory: Path, count: int, start: float) -> None:
+    """`count` snapshots of distinct prompts saved for `model_file`, each used a second after the one before."""
+    manager = PrefixSnapshots(str(model_file), 4096)
+    llama = SimpleNamespace(n_tokens=3, input_ids=[1, 2, 3])
+    for number in range(count):
+        path = manager.save(llama, f"{model_file.name} prompt {number}", directory)
+        os.utime(path, (start + number, start + number))
+
+
+@pytest.fixture
+def models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Stand-in model files (a name and a size are a snapshot's identity), and a state that is just bytes."""
+    monkeypatch.setattr(pc, "read_state", lambda llama: b"state")
+    files = []
+    for number in range(4):
+        path = tmp_path / f"model-{number}.gguf"
+        path.write_bytes(b"GGUF" * (number + 1))
+        files.append(path)
+    return files
+
+
+def test_another_models_snapshots_survive_this_ones_eviction(models: list[Path], tmp_path: Path) -> None:
+    directory = tmp_path / "prefix"
+    past = time.time() - 1000
+    save_snapshots(models[0], directory, pc.KEEP, past)
+    save_snapshots(models[1], directory, pc.KEEP + 2, past + 100)  # all newer than the first model's
+    assert len(PrefixSnapshots(str(models[0]), 4096).snapshots(directory)) == pc.KEEP
+    kept = sorted(snap.key for snap in PrefixSnapshots(str(models[1]), 4096).snapshots(directory))
+    assert kept == [f"model-1.gguf prompt {n}" for n in range(2, pc.KEEP + 2)]
+
+
+def test_the_directory_holds_at_most_keep_all(models: list[Path], tmp_path: Path) -> None:
+    directory = tmp_path / "prefix"
+    past = time.time() - 1000
+    for number, model in enumerate(models):
+        save_snapshots(model, directory, pc.KEEP, past + 100 * number)
+    assert len(list(directory.glob("*.snap"))) == pc.KEEP_ALL < len(models) * pc.KEEP
+    assert PrefixSnapshots(str(models[0]), 4096).snapshots(directory) == []  # the least recently used went

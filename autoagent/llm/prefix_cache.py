@@ -9,7 +9,7 @@ import os
 import struct
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,8 @@ FORMAT_VERSION = 1
 MAGIC = b"AAPREFIX"
 LOAD_MARGIN = 200  # characters a snapshot must share beyond what the live cache shares to be worth loading
 MIN_STATIC = 1000  # characters two consecutive prompts must share before their common start counts as static
-KEEP = 3  # snapshot files per directory, least recently used removed first
+KEEP = 3  # snapshot files per model file and context size, least recently used removed first
+KEEP_ALL = 3 * KEEP  # snapshot files per directory, whatever saved them (other models, other llama.cpp builds)
 _PROMPT_OPTIONS = ("tools", "tool_choice", "functions", "function_call")  # response_format only sets a grammar
 _MAX_HEADER = 4 << 20
 _STALE_TEMP_S = 3600  # a temp file this old was left by a killed writer
@@ -200,7 +201,9 @@ class PrefixSnapshots:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
-        evict(directory, keep=KEEP)
+        evict([snap.path for snap in self.snapshots(directory)], keep=KEEP)  # another model's stay
+        evict(directory.glob("*.snap"), keep=KEEP_ALL)
+        remove_stale_temps(directory)
         self.events.append(SnapshotEvent("save", n_tokens, len(state), time.perf_counter() - started))
         return target
 
@@ -245,11 +248,14 @@ def read_payload(snap: Snapshot) -> tuple[list[int], bytes]:
     return list(struct.unpack(f"<{snap.n_tokens}i", payload[:split])), payload[split:]
 
 
-def evict(directory: Path, keep: int) -> None:
-    """Remove all but the `keep` most recently used snapshots, and temp files left by killed writers."""
-    snaps = sorted(directory.glob("*.snap"), key=_mtime, reverse=True)
-    for path in snaps[keep:]:
+def evict(paths: Iterable[Path], keep: int) -> None:
+    """Remove all but the `keep` most recently used of these snapshot files."""
+    for path in sorted(paths, key=_mtime, reverse=True)[keep:]:
         path.unlink(missing_ok=True)
+
+
+def remove_stale_temps(directory: Path) -> None:
+    """Remove the temp files killed writers left in `directory`."""
     for temp in directory.glob(".snap-*.tmp"):
         if time.time() - _mtime(temp) > _STALE_TEMP_S:
             temp.unlink(missing_ok=True)
