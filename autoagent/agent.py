@@ -4,33 +4,31 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import BaseMessage
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from .checks import named
+from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
 from .llm.reply_caps import ReplyCaps, ensure_whole
-from .loop.answers import answer_from_observations, as_finish, echoes_result, usable_answer
+from .loop.answers import answer_from_observations
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
-from .loop.leads import Lead
+from .loop.finish import FinishReview, write_answer
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard, insists
 from .loop.metering import Meter
-from .loop.referee import Referee
-from .loop.verify import ungrounded_numbers
 from .memory.short_term import ShortTermMemory
-from .prompts import format_prompt
 from .protocols import Turn, make_protocol
 from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
@@ -40,7 +38,6 @@ __all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
 
-CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
 
 class AutoGPT(RunLifecycle):
     """An autonomous agent: any LangChain chat model, any LangChain tools, prompts from `.templ` files."""
@@ -75,6 +72,8 @@ class AutoGPT(RunLifecycle):
         self.budget = options.budget or Budget()
         self.context_window = options.context_window
         self.reply_caps = options.reply_caps or ReplyCaps()  # tokens per reply: every model call is bounded
+        self.coached = coach_wanted(options.coach, llm)  # small-model help: see autoagent/coach/
+        self.checks = [named(check) for check in options.checks]
         self.protocol = make_protocol(options.protocol, self.prompts, self.toolbox, self.identity,
                                       compact=options.compact_thoughts)
         self._model = self.protocol.model(llm)
@@ -95,10 +94,11 @@ class AutoGPT(RunLifecycle):
         memory = ShortTermMemory(self.memory_window)
         for step in result.steps:  # a resumed run's
             memory.add(step)
-        result.stop_reason = self._loop(result.task, memory, result, events, meter, started)
+        coach = Coach(self.prompts, self.toolbox) if self.coached else None
+        result.stop_reason = self._loop(result, memory, events, meter, started, coach)
         events.on_finishing(result)
-        if not result.answer:  # else a finish wrote (and checked) its answer in the loop
-            result.answer = self._answer(result.task, memory, result, meter)
+        if not result.answer and not result.model_answer:  # else a finish wrote (and checked) its answer
+            result.answer = self._answer(result, memory, meter, coach)
         events.on_answer(result)
 
     def _wrap_up(self, result: RunResult, events: RunObserver) -> None:
@@ -107,36 +107,37 @@ class AutoGPT(RunLifecycle):
             events.on_remembering(result)
             self._remember(result)
 
-    def _loop(
-        self, task: str, memory: ShortTermMemory, result: RunResult, events: RunObserver, meter: Meter,
-        started: float,
-    ) -> StopReason:
-        long_term = self._recall(task)
-        loops = LoopGuard()
+    def _loop(self, result: RunResult, memory: ShortTermMemory, events: RunObserver, meter: Meter, started: float,
+              coach: Coach | None) -> StopReason:
+        task, long_term, loops = result.task, self._recall(result.task), LoopGuard()
         loops.record(result.steps)
         guard = BudgetGuard(self.budget, meter.price)
         note = guard.price_note()
         if note:
             events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
-        rethink, failures = False, 0
-        writers = tuple(name for name, tool in self.toolbox.tools.items() if not is_read_only(tool))
-        checkers = (name if self.toolbox.find(name) else "" for name in CHECKERS)
-        referee = Referee(self.prompts, tuple(self.toolbox.tools), writers, *checkers)
+        review = FinishReview(self, memory, meter, long_term, coach)
+        rethink, failures, queued = False, 0, list[ThoughtAndAction]()
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
-            step_started = time.monotonic()
-            turn = Turn(task, long_term, memory, rethink, referee.pending(task, result.steps))
-            messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
-            model = self._model_for(result.steps, failures, referee.lead(turn, result.steps))
-            reply, tokens = meter.call(model, messages, self.reply_caps.step)
-            draft = partial(self._write_answer, task, memory, result.steps, meter, reply)
-            outcome = self._take_step(number, reply, turn, result.steps, referee, loops, events, meter.callbacks,
-                                      draft)
-            step, stop, result.answer = outcome.step, outcome.stop, outcome.answer
+            step_started, tokens = time.monotonic(), (0, 0)
+            turn = Turn(task, long_term, memory, rethink, coach.pending(task, result.steps) if coach else ())
+            read: ThoughtAndAction | Step
+            if queued:  # the next call of a reply that made several: no model call
+                reply, read, carrier = result.steps[-1].reply, queued.pop(0), _carrier(result.steps)
+            else:
+                messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
+                model = self._model_for(result.steps, failures, coach.lead(turn, result.steps) if coach else None)
+                message, tokens = meter.call(model, messages, self.reply_caps.step)
+                decisions, carrier = self._read(number, message), 0
+                reply = message.text
+                read, queued = (decisions[0], decisions[1:]) if isinstance(decisions, list) else (decisions, [])
+            outcome = StepOutcome(read) if isinstance(read, Step) else \
+                self._take_step(number, reply, read, turn, result, loops, events, meter.callbacks, review, coach)
+            step, stop = outcome.step, outcome.stop
             step = replace(step, seconds=time.monotonic() - step_started - outcome.waited, input_tokens=tokens[0],
-                           output_tokens=tokens[1])
+                           output_tokens=tokens[1], in_reply_of=carrier)
             result.steps.append(step)
             memory.add(step)
             loops.record([step])
@@ -156,10 +157,18 @@ class AutoGPT(RunLifecycle):
             rethink = step.kind is StepKind.REPEATED
         return StopReason.MAX_STEPS
 
+    def _read(self, number: int, message: BaseMessage) -> list[ThoughtAndAction] | Step:
+        """Every call the reply makes, in order (one, but for native tool calling), or the parse-error step."""
+        try:
+            ensure_whole(message)  # cut at its cap or stopped as a runaway: unreadable, however it parses
+            return self.protocol.decide_all(message)
+        except ReplyParseError as err:
+            return Step(number, StepKind.PARSE_ERROR, message.text, None, self.protocol.explain(err), False)
+
     def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
-        """The model as this step calls it, where the backend can be held: led to the task's next part (see
-        `Referee.lead`), or to a tool call right after a finish was sent back, or to the reply format after an
-        unreadable reply; else as the protocol binds it."""
+        """The model as this step calls it, where the backend can be held: led by the coach to the task's next
+        part, or to a tool call right after a finish was sent back, or to the reply format after an unreadable
+        reply; else as the protocol binds it."""
         guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
             if lead else None
         if guided is not None:
@@ -174,37 +183,31 @@ class AutoGPT(RunLifecycle):
         return self._model
 
     def _take_step(
-        self, number: int, message: BaseMessage, turn: Turn, steps: Sequence[Step], referee: Referee,
-        loops: LoopGuard, events: RunObserver, callbacks: Callbacks, draft: Callable[[], str],
+        self, number: int, reply: str, decision: ThoughtAndAction, turn: Turn, result: RunResult, loops: LoopGuard,
+        events: RunObserver, callbacks: Callbacks, review: FinishReview, coach: Coach | None,
     ) -> StepOutcome:
-        """Read the reply and act on it: the step, whether the run ends, and the answer of a finish."""
-        reply = message.text
-        try:
-            ensure_whole(message)  # cut at its cap or stopped as a runaway: unreadable, however it parses
-            decision = self.protocol.decide(message)
-        except ReplyParseError as err:
-            return StepOutcome(Step(number, StepKind.PARSE_ERROR, reply, None, self.protocol.explain(err), False))
+        """Act on one decision: the step, whether the run ends, and the answer of a finish (on `result`)."""
+        steps = result.steps
         if decision.is_finish():
-            return self._review_finish(number, reply, decision, turn, steps, referee, events, callbacks, draft)
+            return review.review(number, reply, decision, turn.task, result, events, callbacks)
         meant = self.toolbox.meant(decision.action)
         if meant is not decision.action:  # a tool written as another tool's argument: the call it stands for
             decision = decision.model_copy(update={"action": meant})
-        if echoes_result(decision.action, steps):  # calculator("7006669") right after 7006669: it is done
-            return self._review_finish(number, reply, as_finish(decision), turn, steps, referee, events, callbacks,
-                                       draft)
+        disguised = coach.finish_in_disguise(decision, steps) if coach else None
+        if disguised is not None:
+            return review.review(number, reply, disguised, turn.task, result, events, callbacks)
         tool = self.toolbox.find(decision.action.name)
-        writes = tool is not None and not is_read_only(tool)
-        objection = referee.review_action(turn.task, decision.action, steps, writes)
-        if objection is not None and objection.template == "unworked_write" and referee.calculator:
-            thought = self.prompts.render("check_write", **objection.variables)  # worked out first, then written
-            return self._check(number, reply, (referee.calculator, objection.variables["text"], thought), events,
-                               callbacks)
-        if objection is not None:
-            return StepOutcome(referee.rejected(number, reply, decision, objection))
+        verdict = coach.review_action(turn.task, decision.action, steps, tool is not None and not is_read_only(tool)) \
+            if coach else None
+        if verdict is not None and verdict.tool:
+            return self.run_own(number, reply, verdict.tool, dict(verdict.args), verdict.note, events, callbacks,
+                                check="coach")
+        if verdict is not None:
+            return StepOutcome(Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check="coach"))
         loop = loops.check(decision.action)
         if loop is not None and loop.stop and insists(decision.action, loop.earlier, steps):
-            return self._review_finish(number, reply, as_finish(decision), turn, steps, referee, events, callbacks,
-                                       draft)
+            finish = decision.model_copy(update={"action": Action(name="FINISH", args={})})
+            return review.review(number, reply, finish, turn.task, result, events, callbacks)
         if loop is not None:
             note = self.prompts.render(
                 "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation
@@ -215,62 +218,28 @@ class AutoGPT(RunLifecycle):
         ran = self.toolbox.run(decision.action, callbacks)
         return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
 
-    def _review_finish(
-        self, number: int, reply: str, decision: ThoughtAndAction, turn: Turn, steps: Sequence[Step],
-        referee: Referee, events: RunObserver, callbacks: Callbacks, draft: Callable[[], str],
-    ) -> StepOutcome:
-        """A finish, taken only when earned: else sent back with the referee's note (or the arithmetic a drafted
-        answer or the request's units rest on worked out by the calculator), or the run ends unfinished when the
-        model was already told."""
-        objection, answer = referee.review_finish(turn, steps, draft)
-        if objection is None:
-            return StepOutcome(Step(number, StepKind.FINISH, reply, decision, ""), StopReason.FINISHED, answer)
-        check = referee.calculation_to_check(objection, answer)
-        if check is not None:
-            return self._check(number, reply, check, events, callbacks)
-        kept = answer if objection.ends is not None else ""  # an unverified run still shows its answer
-        return StepOutcome(referee.rejected(number, reply, decision, objection), objection.ends, kept,
-                           objection.detail)
-
-    def _check(
-        self, number: int, reply: str, check: tuple[str, str, str], events: RunObserver, callbacks: Callbacks
-    ) -> StepOutcome:
-        """A step the agent takes itself, `check` (a tool, its one argument, the thought): the calculator works out
-        what a drafted answer computed in its head (or what the request's units give), the calendar reads the day
-        the request gives, so the next answer rests on a tool's result."""
-        tool, value, thought_text = check
-        thought = Thought(text=thought_text.strip())
-        argument = next(iter(self.toolbox.args_schema(tool).get("properties", {})), "expression")
-        decision = ThoughtAndAction(thought=thought, action=Action(name=tool, args={argument: value}))
+    def run_own(self, number: int, reply: str, tool: str, args: dict[str, Any], thought: str, events: RunObserver,
+                callbacks: Callbacks, check: str) -> StepOutcome:
+        """A step the agent takes itself for a check's verdict (`check` names it): `tool` with `args`, so the next
+        answer rests on a tool's result."""
+        decision = ThoughtAndAction(thought=Thought(text=thought or f"check with {tool}"),
+                                    action=Action(name=tool, args=args))
         events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, callbacks)
-        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
+        step = Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success, check=check)
+        return StepOutcome(step, waited=ran.waited)
 
-    def _answer(self, task: str, memory: ShortTermMemory, result: RunResult, meter: Meter) -> str:
+    def _answer(self, result: RunResult, memory: ShortTermMemory, meter: Meter, coach: Coach | None) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
         observation stands; else the finish prompt writes the best answer the tools' results allow (none without
-        a result), and the last good observation stands in for an answer stating a number no tool showed."""
+        a result)."""
         if result.stop_reason is StopReason.BUDGET:
             return answer_from_observations(result.steps)
-        if any(step.kind is StepKind.ACTION and step.success for step in result.steps):
-            answer = self._write_answer(task, memory, result.steps, meter)
-            if ungrounded_numbers(answer, task, result.steps):  # no finish checked it: a number no tool showed
-                return answer_from_observations(result.steps)
-            return answer
-        return ""  # no tool result to answer from: a small model would copy the finish prompt's own words
-
-    def _write_answer(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
-                      finishing: BaseMessage | None = None) -> str:
-        """The final answer: the one a `finishing` reply carries, else the finish prompt's from the tools'
-        results; never the reply format or the prompt's own words (the last good observation instead)."""
-        decision = self.protocol.decide(finishing) if finishing is not None else None
-        carried = self.protocol.final_answer(decision) if decision else None
-        if carried:
-            return usable_answer(carried, steps, task=task)
-        prompt = format_prompt(self._finish, "finish_instruction", task_description=task,
-                               short_term_memory=memory.tool_results().render(self.prompts))
-        answer = meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.answer)[0].text
-        return usable_answer(answer, steps, scaffold=self._finish.template, task=task)
+        if not any(step.kind is StepKind.ACTION and step.success for step in result.steps):
+            return ""  # no tool result to answer from: a small model would copy the finish prompt's own words
+        written = write_answer(self, result.task, memory, result.steps, meter)
+        answer = written.answer if written.usable else answer_from_observations(result.steps)
+        return coach.answer_for_stopped_run(answer, result.task, result.steps) if coach else answer
 
     def _recall(self, task: str) -> str:
         """Long-term memories relevant to `task` (once per run: the task does not change), or the
@@ -293,6 +262,12 @@ class AutoGPT(RunLifecycle):
             self.long_term_memory.remember(result, self.llm, _model_name(self.llm))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
+
+
+def _carrier(steps: Sequence[Step]) -> int:
+    """The number of the step whose reply carried the call now taken from the queue."""
+    last = steps[-1]
+    return last.in_reply_of or last.number
 
 
 def _model_name(llm: BaseChatModel) -> str:

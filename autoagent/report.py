@@ -14,12 +14,14 @@ _SECONDS = {"type": "number", "minimum": 0}
 JSON_SHAPE: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "required": ["run_id", "task", "answer", "finished", "stop_reason", "stop_detail", "steps", "usage", "seconds"],
+    "required": ["run_id", "task", "answer", "model_answer", "finished", "stop_reason", "stop_detail", "steps", "usage",
+                 "seconds"],
     "additionalProperties": False,
     "properties": {
         "run_id": {"type": "string"},
         "task": {"type": "string"},
         "answer": {"type": "string"},
+        "model_answer": {"type": "string"},
         "finished": {"type": "boolean"},
         "stop_reason": {"enum": [reason.value for reason in StopReason]},
         "stop_detail": {"type": "string"},
@@ -28,7 +30,7 @@ JSON_SHAPE: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "required": ["number", "kind", "thought", "action", "observation", "success", "seconds",
-                             "input_tokens", "output_tokens"],
+                             "input_tokens", "output_tokens", "check"],
                 "additionalProperties": False,
                 "properties": {
                     "number": {"type": "integer", "minimum": 1},
@@ -50,6 +52,7 @@ JSON_SHAPE: dict[str, Any] = {
                     "seconds": _SECONDS,
                     "input_tokens": _NUMBER,
                     "output_tokens": _NUMBER,
+                    "check": {"type": "string"},
                 },
             },
         },
@@ -121,6 +124,7 @@ def step_to_json(step: Step) -> dict[str, Any]:
         "seconds": round(step.seconds, 3),
         "input_tokens": step.input_tokens,
         "output_tokens": step.output_tokens,
+        "check": step.check,
     }
 
 
@@ -131,6 +135,7 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
         "run_id": run.run_id,
         "task": run.task,
         "answer": run.answer,
+        "model_answer": run.model_answer,
         "finished": run.finished,
         "stop_reason": run.stop_reason.value,
         "stop_detail": run.stop_detail,

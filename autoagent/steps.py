@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -61,11 +62,18 @@ class Step:
     seconds: float = 0.0
     input_tokens: int = 0  # sent to the model for this step (reported, else estimated)
     output_tokens: int = 0
+    check: str = ""  # the check whose verdict made this step what it is (sent back, a tool it ran, a new answer)
+    in_reply_of: int = 0  # the earlier step whose reply made this call too (native tool calling); 0: its own
 
     @property
     def action(self) -> Action | None:
         """The action the model chose, if its reply parsed."""
         return self.decision.action if self.decision else None
+
+
+def ran(steps: Sequence[Step]) -> list[Step]:
+    """The steps whose tool actually ran (successfully or not)."""
+    return [step for step in steps if step.kind is StepKind.ACTION]
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,7 @@ class RunResult:
     steps: list[Step] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
+    model_answer: str = ""  # the model's own answer, where a check put another in its place
 
     @property
     def finished(self) -> bool:

@@ -63,10 +63,14 @@ def test_finish_writes_the_answer_with_the_finish_prompt() -> None:
 
 
 def test_finish_is_case_insensitive() -> None:
-    agent, _ = make_agent(act("finish"), act("Finish"), "nothing to do")
+    agent, _ = make_agent(act("finish"), "nothing to do")
     run = agent.execute("say hi")
     assert run.stop_reason is StopReason.FINISHED and run.answer == "nothing to do"
+    assert [step.kind for step in run.steps] == [StepKind.FINISH]
+    coached, _ = make_agent(act("finish"), act("Finish"), "nothing to do", coach="on")  # sent back once: no tool ran
+    run = coached.execute("say hi")
     assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH]  # both read as FINISH
+    assert run.steps[0].check == "coach"
 
 
 def test_step_limit_returns_best_answer_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
@@ -156,12 +160,22 @@ def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
 
 def test_a_call_that_only_restates_the_last_result_is_taken_as_a_finish() -> None:
     echo = '{"thought": "t", "action": {"name": "explode", "args": {"reason": "42"}}}'
-    agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.")
+    agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.", coach="on")
 
     run = agent.execute("What is 6 times 7?")
 
     assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.FINISH]  # explode never ran
     assert run.finished and run.answer == "It is 42."
+
+
+def test_without_the_coach_a_call_that_restates_the_last_result_runs_as_called() -> None:
+    echo = '{"thought": "t", "action": {"name": "explode", "args": {"reason": "42"}}}'
+    agent, _ = make_agent(act("multiply", a=6, b=7), echo, act("FINISH"), "It is 42.")
+
+    run = agent.execute("What is 6 times 7?")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.FINISH]
+    assert not run.steps[1].success and run.finished
 
 
 def test_a_call_building_on_the_last_result_is_no_echo() -> None:

@@ -34,9 +34,9 @@ def test_one_shot_answer_on_stdout_trace_on_stderr(backend: FakeBackend, tmp_pat
 
 
 def test_quiet_prints_the_answer_and_only_a_summary_line(backend: FakeBackend) -> None:
-    result = invoke(["--quiet", "hi"], [act("FINISH"), act("FINISH"), "hello"], backend)
+    result = invoke(["--quiet", "hi"], [act("FINISH"), "hello"], backend)
     assert result.exit_code == 0 and result.stdout == "hello\n"
-    assert re.fullmatch(r"finished · 2 steps · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
+    assert re.fullmatch(r"finished · 1 step · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
 
 
 def test_words_of_the_task_are_joined(backend: FakeBackend) -> None:

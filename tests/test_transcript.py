@@ -91,7 +91,7 @@ def test_each_record_is_on_disk_as_soon_as_it_is_written(tmp_path: Path) -> None
                        "decision": {**step.decision.model_dump(), "action": {**step.decision.action.model_dump(),
                                                                              "call_id": ""}},
                        "observation": "42", "success": True, "seconds": 1.234567, "input_tokens": 120,
-                       "output_tokens": 31}
+                       "output_tokens": 31, "check": "", "in_reply_of": 0}
 
     writer.on_plan(["multiply", "finish"])
     writer.on_warning("80% of the token budget is spent")
@@ -101,7 +101,7 @@ def test_each_record_is_on_disk_as_soon_as_it_is_written(tmp_path: Path) -> None
     plan, warning, end = records(writer.path)[2:]
     assert plan == {"type": "plan", "plan": ["multiply", "finish"]}
     assert warning["message"] == "80% of the token budget is spent" and warning["time"]
-    assert end == {"type": "end", "stop_reason": "budget", "stop_detail": "", "answer": "about 42", "steps": 1,
+    assert end == {"type": "end", "stop_reason": "budget", "stop_detail": "", "answer": "about 42", "model_answer": "", "steps": 1,
                    "seconds": 0.0, "usage": {"calls": 2, "input_tokens": 10, "output_tokens": 4, "estimated": True,
                                              "cost_usd": None}}
 

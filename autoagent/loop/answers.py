@@ -10,9 +10,8 @@ from collections.abc import Collection, Sequence
 import json_repair
 
 from ..reply import FINISH, Action, ThoughtAndAction
-from ..steps import Step
+from ..steps import Step, ran
 from ..tool_use.fence import fence_tags, unfenced
-from .verify import ran
 
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied
@@ -63,19 +62,16 @@ def answer_from_observations(steps: Sequence[Step]) -> str:
     return unfenced(good[-1].observation).strip() if good else ""
 
 
-def usable_answer(text: str, steps: Sequence[Step], scaffold: str = "", task: str = "") -> str:
-    """`text` when it is an answer; else (empty, format JSON, a call written out, a fence's note copied from a
-    tool result, a sentence copied whole from `scaffold`, the prompt's own words, or the `task` itself) the last
-    good observation."""
+def is_answer(text: str, steps: Sequence[Step], scaffold: str = "", task: str = "") -> bool:
+    """False when `text` is no answer: empty, the reply format's JSON, a call written out, a fence's note copied
+    from a tool result, a sentence copied whole from `scaffold` (the prompt's own words), or the `task` itself."""
     text = text.strip()
     tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
     copied = (len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold) or (
         bool(task) and _words(text) == _words(task.strip().split("\n\n")[0]))
     tools = {step.action.name for step in ran(steps) if step.action is not None}
-    if text and not is_format_json(text) and not writes_a_call(text, tools) and not any(tag in text for tag in tags) \
-            and not copied:
-        return text
-    return answer_from_observations(steps)
+    return bool(text) and not is_format_json(text) and not writes_a_call(text, tools) \
+        and not any(tag in text for tag in tags) and not copied
 
 
 def writes_a_call(text: str, tools: Collection[str]) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -20,6 +20,7 @@ from ..steps import RunResult, Step, StopReason
 from ..tool_use.toolbox import Toolbox
 
 if TYPE_CHECKING:
+    from ..checks import CheckContext, Verdict
     from ..llm.reply_caps import ReplyCaps
     from ..memory.long_term import LongTermMemory
     from ..tool_use.approval import Approver
@@ -58,7 +59,7 @@ class Agent(Protocol):
 @dataclass(frozen=True)
 class AgentOptions:
     """Everything that shapes an agent beyond the constructor's first arguments; plan mode reads only `lang`,
-    `callbacks`, `observers`, `approver` and `tool_timeout`."""
+    `callbacks`, `observers`, `approver`, `tool_timeout`, `coach` and `checks`."""
 
     lang: str = "en"  # the prompts' language: en or zh
     memory_window: int = 5  # steps shown to the model
@@ -73,6 +74,8 @@ class AgentOptions:
     approver: Approver | None = None  # None: no approvals (a script decides)
     tool_timeout: float | None = None  # seconds; None: the toolbox's default, 0: none
     reply_caps: ReplyCaps | None = None  # tokens per reply; None: the defaults
+    coach: str = "auto"  # small-model help (autoagent/coach/): auto (on for the embedded model), on or off
+    checks: Sequence[Callable[[CheckContext], Verdict | bool | None]] = ()  # the user's checks of a finish, in order
 
 
 def gather_options(

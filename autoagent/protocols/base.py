@@ -74,6 +74,10 @@ class Protocol(ABC):
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """Read the reply; raise ReplyParseError saying what is wrong when it can't be read."""
 
+    def decide_all(self, reply: BaseMessage) -> list[ThoughtAndAction]:
+        """Every call the reply makes, in order: one, but where the protocol lets a reply make several."""
+        return [self.decide(reply)]
+
     def explain(self, error: ReplyParseError) -> str:
         """The note the model reads after a reply that could not be read."""
         return self.prompts.render(self.parse_error_template, error=error.explain(self.prompts)).strip()

@@ -95,8 +95,13 @@ class ToolCallingProtocol(Protocol):
         note = turn.memory.trim_note(self.prompts)
         if note:
             messages.append(HumanMessage(note))
-        for step in turn.memory.shown(self.prompts):
-            messages += self._exchange(step)
+        shown = turn.memory.shown(self.prompts)
+        carried = {step.number for step in shown}  # a step whose reply made later calls too: sent back as one
+        for index, step in enumerate(shown):
+            if step.in_reply_of in carried:
+                continue  # sent with the step whose reply made it
+            group = [step] + [later for later in shown[index + 1:] if later.in_reply_of == step.number]
+            messages += self._exchange(group)
         if turn.rethink:
             messages.append(HumanMessage(self._rethink))
         elif turn.pending:
@@ -104,16 +109,23 @@ class ToolCallingProtocol(Protocol):
         return messages
 
     @staticmethod
-    def _exchange(step: Step) -> list[BaseMessage]:
-        action = step.action
-        if action is None or not action.call_id:  # a reply without a tool call, and what we said to it
+    def _exchange(group: Sequence[Step]) -> list[BaseMessage]:
+        """One reply and what came of it: its tool calls, each result as a tool message under its call's id."""
+        step = group[0]
+        calls = [(member, member.action) for member in group if member.action is not None and member.action.call_id]
+        if not calls:  # a reply without a tool call, and what we said to it
             return [AIMessage(step.reply), HumanMessage(step.observation)]
-        name = FINAL_ANSWER if action.name == FINISH else action.name  # as the model called it: FINISH is ours
-        call = {"name": name, "args": action.args, "id": action.call_id, "type": "tool_call"}
-        return [AIMessage(step.reply, tool_calls=[call]), ToolMessage(step.observation, tool_call_id=action.call_id)]
+        tool_calls = [{"name": FINAL_ANSWER if action.name == FINISH else action.name,  # as the model called it
+                       "args": action.args, "id": action.call_id, "type": "tool_call"} for _, action in calls]
+        return [AIMessage(step.reply, tool_calls=tool_calls),
+                *(ToolMessage(member.observation, tool_call_id=action.call_id) for member, action in calls)]
 
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
-        """The first tool call of the reply (one action a step); `final_answer` becomes FINISH."""
+        """The first tool call of the reply; `final_answer` becomes FINISH."""
+        return self.decide_all(reply)[0]
+
+    def decide_all(self, reply: BaseMessage) -> list[ThoughtAndAction]:
+        """Every tool call of the reply, in order, each with its call id; `final_answer` becomes FINISH."""
         calls = getattr(reply, "tool_calls", None) or []
         if not calls:
             broken = getattr(reply, "invalid_tool_calls", None) or []
@@ -122,8 +134,11 @@ class ToolCallingProtocol(Protocol):
                 raise ReplyParseError("tools_unreadable_call", reply.text, tool=str(call.get("name")),
                                       error=str(call.get("error")))
             raise ReplyParseError("tools_called_none", reply.text)
-        call = calls[0]
-        name = FINISH if call["name"] == FINAL_ANSWER else call["name"]
-        call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
-        thought = Thought(text=reply.text.strip() or f"call {call['name']}")
-        return ThoughtAndAction(thought=thought, action=Action(name=name, args=call.get("args") or {}, call_id=call_id))
+        decisions = []
+        for call in calls:
+            name = FINISH if call["name"] == FINAL_ANSWER else call["name"]
+            call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
+            thought = Thought(text=reply.text.strip() or f"call {call['name']}")
+            decisions.append(ThoughtAndAction(thought=thought,
+                                              action=Action(name=name, args=call.get("args") or {}, call_id=call_id)))
+        return decisions

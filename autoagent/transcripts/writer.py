@@ -81,7 +81,8 @@ def step_record(step: Step) -> dict[str, Any]:
         decision["action"]["call_id"] = step.decision.action.call_id
     return {"type": "step", "number": step.number, "kind": step.kind.value, "reply": step.reply, "decision": decision,
             "observation": step.observation, "success": step.success, "seconds": step.seconds,
-            "input_tokens": step.input_tokens, "output_tokens": step.output_tokens}
+            "input_tokens": step.input_tokens, "output_tokens": step.output_tokens, "check": step.check,
+            "in_reply_of": step.in_reply_of}
 
 
 def step_from_record(record: dict[str, Any]) -> Step:
@@ -91,7 +92,8 @@ def step_from_record(record: dict[str, Any]) -> Step:
                 decision=ThoughtAndAction.model_validate(decision) if decision else None,
                 observation=record.get("observation", ""), success=bool(record.get("success", True)),
                 seconds=float(record.get("seconds", 0.0)), input_tokens=int(record.get("input_tokens", 0)),
-                output_tokens=int(record.get("output_tokens", 0)))
+                output_tokens=int(record.get("output_tokens", 0)), check=str(record.get("check", "")),
+                in_reply_of=int(record.get("in_reply_of", 0)))
 
 
 class TranscriptWriter(RunObserver):
@@ -145,7 +147,8 @@ class TranscriptWriter(RunObserver):
         """Record the outcome and usage, and close the file."""
         usage = {name: getattr(run.usage, name) for name in USAGE_FIELDS}
         self._write({"type": "end", "stop_reason": run.stop_reason.value, "stop_detail": run.stop_detail,
-                     "answer": run.answer, "steps": self._last_step, "seconds": run.seconds, "usage": usage})
+                     "answer": run.answer, "model_answer": run.model_answer, "steps": self._last_step,
+                     "seconds": run.seconds, "usage": usage})
         self.close()
         if self._lock is not None:
             self._lock.release()

@@ -11,7 +11,7 @@ from fnmatch import fnmatch
 
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
-from ..steps import Step, StepKind, StopReason
+from ..steps import Step, StepKind, StopReason, ran
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
@@ -66,11 +66,6 @@ class Objection:
         if self.ends is StopReason.UNVERIFIED:
             return self.variables.get("items", "")
         return ""
-
-
-def ran(steps: Sequence[Step]) -> list[Step]:
-    """The steps whose tool actually ran (successfully or not)."""
-    return [step for step in steps if step.kind is StepKind.ACTION]
 
 
 def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:

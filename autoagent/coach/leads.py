@@ -7,10 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
-from .answers import answer_from_observations
 from .clauses import clause_of, clauses_after, next_clause
 from .verify import counted_day, is_folder, is_percent, mentions, named_tools, ran
 from .writes import asks_for_change, changer, is_question

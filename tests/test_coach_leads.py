@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from autoagent.loop.referee import Referee
-from autoagent.loop.writes import asks_for_change, object_to_no_change
+from autoagent.coach.referee import Referee
+from autoagent.coach.writes import asks_for_change, object_to_no_change
 from autoagent.prompts import PromptTemplateBuilder
 from autoagent.protocols import Turn
 from autoagent.reply import Action, Thought, ThoughtAndAction
@@ -91,7 +91,7 @@ def test_a_copy_made_for_a_request_to_put_a_copy_somewhere_is_the_change_asked_f
     ("How many .py files are there?", []),  # a question about them, not every one of them
 ])
 def test_every_file_of_a_kind_the_request_names_is_a_given_pattern(request_: str, given: list[str]) -> None:
-    from autoagent.loop.verify import mentions
+    from autoagent.coach.verify import mentions
 
     assert mentions(request_) == given
 
@@ -109,7 +109,7 @@ def test_a_failed_call_on_a_file_ending_alone_is_led_to_the_pattern_the_request_
 
 
 def test_a_pattern_the_request_gives_is_used_by_the_pattern_or_by_a_file_it_matches() -> None:
-    from autoagent.loop.verify import unused_mentions
+    from autoagent.coach.verify import unused_mentions
 
     task = "Copy all .txt files into the backup folder."
     one = called(1, "copy_file", "Copied a.txt to backup/a.txt.", success=True, source="a.txt",
@@ -165,7 +165,7 @@ def test_a_note_the_run_was_given_is_never_written_into_a_file(tmp_path: Path) -
         act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
         act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
         act("FINISH"), "Saved 4140 to result.txt."])
-    result = AutoGPT(llm=llm, tools=file_tools(tmp_path)).execute("Save 4140 in result.txt.")
+    result = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("Save 4140 in result.txt.")
 
     assert [step.kind for step in result.steps[1:3]] == [StepKind.REJECTED, StepKind.REJECTED]  # each time
     assert "is what this run was told about an action" in result.steps[2].observation
@@ -173,7 +173,7 @@ def test_a_note_the_run_was_given_is_never_written_into_a_file(tmp_path: Path) -
 
 
 def test_a_percentage_the_request_gives_is_used_only_as_a_percentage() -> None:
-    from autoagent.loop.verify import unused_mentions
+    from autoagent.coach.verify import unused_mentions
 
     task = "Add 1250 and 3780, then take 15% of the sum."
     added = called(1, "calculator", "5030", success=True, expression="1250 + 3780")
@@ -187,7 +187,7 @@ def test_a_percentage_the_request_gives_is_used_only_as_a_percentage() -> None:
 
 
 def test_a_call_of_a_tool_there_is_not_took_nothing_and_is_led_to_the_tool_named_for_the_change() -> None:
-    from autoagent.loop.leads import Leader
+    from autoagent.coach.leads import Leader
     from autoagent.prompts import PromptTemplateBuilder
 
     step = called(1, "rename_file", "Unknown tool 'rename_file'.", path="draft.txt", destination="final.txt")
@@ -213,7 +213,7 @@ def test_a_number_only_a_note_shows_is_not_written_either(tmp_path: Path) -> Non
     llm = ScriptedChatModel(replies=[
         act("calculator", expression="2^16"), act("write_file", path="power.txt", content="65536"),
         act("write_file", path="power.txt", content="5"), act("FINISH"), "Saved 65536 to power.txt."])
-    result = AutoGPT(llm=llm, tools=[calculator, *file_tools(tmp_path)]).execute(
+    result = AutoGPT(coach="on", llm=llm, tools=[calculator, *file_tools(tmp_path)]).execute(
         "Calculate 2 to the power of 16 and save the number in power.txt.")
 
     assert result.steps[2].kind is StepKind.REJECTED

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
-from .answers import answer_from_observations
 from .days import answer_for_day, day_asked, reading
 from .leads import Lead, Leader
 from .plans import unfinished_plan
@@ -76,21 +76,21 @@ class Referee:
         return self.leader.lead(turn, steps)
 
     def review_finish(
-        self, turn: Turn, steps: Sequence[Step], draft: Callable[[], str]
+        self, task: str, long_term_memory: str, steps: Sequence[Step], draft: Callable[[], str]
     ) -> tuple[Objection | None, str]:
         """An objection to finishing now, or None and the drafted final answer, which must rest on the results."""
         # a day the question counts from today, which no call read: the agent reads it first, whatever else is amiss
-        objection = self._object_to_unread_day(turn.task, steps) or object_to_finish(turn.task, steps, self.raised)
+        objection = self._object_to_unread_day(task, steps) or object_to_finish(task, steps, self.raised)
         if objection is None and not any(self._refused(step) for step in steps):  # the user said no: not again
-            objection = object_to_no_change(turn.task, steps, self.writers, self.raised)
+            objection = object_to_no_change(task, steps, self.writers, self.raised)
         objection = objection or self._object_to_unfinished_plan(steps)
-        answer = self._answer_for_count(answer_for_day(draft(), turn.task, steps), turn.task, steps) \
+        answer = self._answer_for_count(answer_for_day(draft(), task, steps), task, steps) \
             if objection is None else ""
-        objection = objection or object_to_answer(answer, f"{turn.task}\n{turn.long_term_memory}", steps, self.raised)
-        objection = objection or object_to_units(answer, turn.task, self.raised)
+        objection = objection or object_to_answer(answer, f"{task}\n{long_term_memory}", steps, self.raised)
+        objection = objection or object_to_units(answer, task, self.raised)
         result = answer_from_observations(steps)
         plain = bool(_NUMBER.fullmatch(result) or _DATED.fullmatch(result))
-        plain = plain and object_to_units(result, turn.task, ()) is None
+        plain = plain and object_to_units(result, task, ()) is None
         if objection is not None and objection.template in ("ungrounded_answer", *UNIT_OBJECTIONS) \
                 and objection.ends is StopReason.UNVERIFIED and plain:
             # the finish prompt miswrote a tool's number or date twice ("759.5" for 754.5), or wrote another result

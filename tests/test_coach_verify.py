@@ -11,14 +11,14 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.loop.answers import is_format_json, usable_answer
-from autoagent.loop.clauses import clause_of, next_clause
-from autoagent.loop.verify import (
+from autoagent.coach.clauses import clause_of, next_clause
+from autoagent.coach.verify import (
     claimed_calculation,
     mentions,
     unused_mentions,
     worked_out,
 )
+from autoagent.loop.answers import is_answer, is_format_json
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tools import file_tools
@@ -52,7 +52,7 @@ def hold_schemas(monkeypatch: pytest.MonkeyPatch, llm: ScriptedChatModel) -> lis
 
 def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(replies))
-    return AutoGPT(llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
+    return AutoGPT(coach="on", llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
 
 
 def test_a_finish_before_any_tool_ran_is_sent_back_once() -> None:
@@ -119,11 +119,24 @@ def test_the_model_may_insist_on_a_rewrite(tmp_path: Path) -> None:
 
 def test_format_json_from_the_finish_prompt_gives_way_to_the_observation() -> None:
     format_json = "```json\n" + act("FINISH") + "\n```"
-    agent, _ = agent_with(act("multiply", a=1234, b=5678), act("FINISH"), format_json)
+    agent, llm = agent_with(act("multiply", a=1234, b=5678), act("FINISH"), format_json, format_json)
 
     result = agent.execute("What is 1234 * 5678?")
 
-    assert result.answer == "7006652" and result.finished
+    assert result.answer == "7006652" and result.finished  # asked again once, then the coach stands in the result
+    assert "That was not an answer" in llm.prompts[-1]
+    assert result.model_answer == format_json.strip() and result.steps[-1].check == "coach"
+
+
+def test_without_the_coach_format_json_twice_ends_the_run_unverified_with_the_result_shown() -> None:
+    format_json = "```json\n" + act("FINISH") + "\n```"
+    llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), act("FINISH"), format_json, "It is 7006652."])
+    result = AutoGPT(llm=llm, tools=[multiply]).execute("What is 1234 * 5678?")
+    assert result.finished and result.answer == "It is 7006652."  # the second ask gave an answer: it stands
+    llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), act("FINISH"), format_json, format_json])
+    result = AutoGPT(llm=llm, tools=[multiply]).execute("What is 1234 * 5678?")
+    assert result.stop_reason is StopReason.UNVERIFIED and result.answer == "7006652"
+    assert result.model_answer == format_json.strip() and result.steps[-1].check == "answer"
 
 
 def test_format_json_is_recognised_and_real_answers_are_kept() -> None:
@@ -133,7 +146,7 @@ def test_format_json_is_recognised_and_real_answers_are_kept() -> None:
     assert not is_format_json("The answer is 42.")
     assert is_format_json("FINISH {}") and is_format_json("Action: calculator -> 42")
     assert not is_format_json("Finished: hi.txt holds hello.")
-    assert usable_answer("  The answer is 42. ", []) == "The answer is 42."
+    assert is_answer("  The answer is 42. ", []) and not is_answer("  ", [])
 
 
 def test_a_finish_that_leaves_a_given_number_or_file_unused_is_sent_back_once(tmp_path: Path) -> None:
@@ -310,7 +323,7 @@ def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypa
     replies = [act("multiply", a=6, b=7), act("multiply", a=42, b=5), act("FINISH"), "It is 210."]
     llm = ScriptedChatModel(replies=replies)
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(llm=llm, tools=[multiply], compact_thoughts=True)
+    agent = AutoGPT(coach="on", llm=llm, tools=[multiply], compact_thoughts=True)
     agent.execute("Multiply 6 by 7, then add 5 to the product.")
     led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
     assert len(led) == 1  # one reply led to: the thought names multiply, the one tool that can take the 5
@@ -339,7 +352,7 @@ def test_after_a_repeat_the_run_is_led_to_the_part_that_follows_by_another_tool(
         return RunnableLambda(lambda messages: llm.invoke(messages))
 
     monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
-    agent = AutoGPT(llm=llm, tools=[*file_tools(tmp_path), add_up], compact_thoughts=True)
+    agent = AutoGPT(coach="on", llm=llm, tools=[*file_tools(tmp_path), add_up], compact_thoughts=True)
     result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
     assert result.finished and result.answer == "The sum is 100."
     led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
@@ -365,27 +378,26 @@ def test_an_answer_copying_a_fences_note_gives_way_to_what_the_fence_quotes(tmp_
     note = quoted.splitlines()[1]
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
         name="read_file", args={"path": "motd.txt"})), quoted)
-    assert usable_answer(f'The file motd.txt says "{note}"', [step]) == "Server maintenance on Friday night."
-    assert usable_answer("It says: Server maintenance on Friday night.", [step]).startswith("It says")
+    assert not is_answer(f'The file motd.txt says "{note}"', [step])
+    assert is_answer("It says: Server maintenance on Friday night.", [step])
 
 
 def test_an_answer_copied_from_the_finish_prompts_own_words_gives_way_to_the_result() -> None:
-    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"),
-                                     "state the result itself (the number, the date, the text found, or what was done, "
-                                     "with file names)."])
-    result = AutoGPT(llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
+    copied = "state the result itself (the number, the date, the text found, or what was done, with file names)."
+    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"), copied, copied])
+    result = AutoGPT(coach="on", llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
     assert result.finished and result.answer == "42"
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
         name="multiply", args={"a": 6, "b": 7})), "42")
-    assert usable_answer("The product is 42.", [step], scaffold="The product is") == "The product is 42."
+    assert is_answer("The product is 42.", [step], scaffold="The product is")
 
 
 def test_an_unfinished_runs_answer_stating_a_number_no_tool_showed_gives_way_to_the_result() -> None:
     llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "The result is 90,592."])
-    result = AutoGPT(llm=llm, tools=[multiply], max_thought_steps=1).execute("What is 1234 times 5678?")
+    result = AutoGPT(coach="on", llm=llm, tools=[multiply], max_thought_steps=1).execute("What is 1234 times 5678?")
     assert result.stop_reason is StopReason.MAX_STEPS and result.answer == "7006652"
     llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "It is 7,006,652."])
-    assert AutoGPT(llm=llm, tools=[multiply], max_thought_steps=1).execute("1234 times 5678?").answer == \
+    assert AutoGPT(coach="on", llm=llm, tools=[multiply], max_thought_steps=1).execute("1234 times 5678?").answer == \
         "It is 7,006,652."
 
 
@@ -397,7 +409,7 @@ def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_th
                act("move_file", source="draft.txt", destination="final.txt"), act("FINISH"), "Renamed it."]
     llm = ScriptedChatModel(replies=replies)
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
+    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
     result = agent.execute("Rename draft.txt to final.txt.")
 
     assert result.finished and (tmp_path / "final.txt").read_text() == "my draft\n"
@@ -409,7 +421,7 @@ def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_th
 
 
 def test_an_error_naming_no_other_tool_leads_nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    from autoagent.loop.referee import Referee
+    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
     from autoagent.protocols import Turn
 
@@ -437,7 +449,7 @@ def test_the_final_answer_is_written_from_the_calls_that_worked(tmp_path: Path) 
 
 
 def test_a_number_inside_a_longer_result_does_not_ground_an_answer() -> None:
-    from autoagent.loop.verify import ungrounded_numbers
+    from autoagent.coach.verify import ungrounded_numbers
 
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
         name="calculator", args={"expression": "12 * 1.5"})), "18", success=True)
@@ -462,8 +474,8 @@ def test_an_answer_that_writes_out_a_call_or_copies_the_task_gives_way_to_the_re
         name="calculator", args={"expression": "342/3"})), "114", success=True)
     for written in ('calculator\nAction: {"expression": "342/3"}', 'calculator({"expression": "342/3"})',
                     "calculator", "What is 342 / 3?"):
-        assert usable_answer(written, [step], task="What is 342 / 3?") == "114", written
-    assert usable_answer("The calculator says 114.", [step], task="What is 342 / 3?") == "The calculator says 114."
+        assert not is_answer(written, [step], task="What is 342 / 3?"), written
+    assert is_answer("The calculator says 114.", [step], task="What is 342 / 3?")
 
 
 def test_writing_a_calculation_instead_of_its_result_is_questioned_once(tmp_path: Path) -> None:
@@ -543,7 +555,7 @@ def test_a_second_finish_that_changed_nothing_ends_the_run_unverified(tmp_path: 
 ])
 def test_a_request_asks_for_a_change_with_a_verb_of_change_and_a_place_not_as_a_question(request_: str,
                                                                                           asks: bool) -> None:
-    from autoagent.loop.writes import asks_for_change
+    from autoagent.coach.writes import asks_for_change
 
     assert bool(asks_for_change(request_)) is asks
 
@@ -572,7 +584,7 @@ def test_a_finish_that_leaves_the_models_own_plan_half_done_is_sent_back_and_led
                                          expression="12 + 18 + 27"), act("FINISH"),
                                      act("calculator", expression="57 / 3"), act("FINISH"), "The average is 19."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(llm=llm, tools=[calculator], compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(coach="on", llm=llm, tools=[calculator], compact_thoughts=True)  # type: ignore[arg-type]
 
     result = agent.execute("What is the average of 12, 18 and 27?")
 
@@ -600,7 +612,7 @@ def test_after_a_finish_without_the_change_asked_for_the_next_call_is_held_to_th
     llm = ScriptedChatModel(replies=[act("read_file", path="temp.txt"), act("FINISH"),
                                      act("delete_file", path="temp.txt"), act("FINISH"), "Deleted."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)  # type: ignore[arg-type]
 
     result = agent.execute("Remove temp.txt from the workspace.")
 
@@ -610,7 +622,7 @@ def test_after_a_finish_without_the_change_asked_for_the_next_call_is_held_to_th
 
 
 def test_rewriting_a_file_the_request_asks_to_remove_is_not_the_change() -> None:
-    from autoagent.loop.writes import object_to_no_change
+    from autoagent.coach.writes import object_to_no_change
 
     wrote = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
         name="write_file", args={"path": "temp.txt", "content": "x"})), "Wrote 1 character to temp.txt.")
@@ -625,7 +637,7 @@ def test_a_part_of_the_task_that_asks_for_a_change_is_led_to_the_tool_named_for_
     llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("write_file", path="out.txt", content="42"),
                                      act("FINISH"), "Saved 42."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(llm=llm, tools=[multiply, *file_tools(tmp_path)], compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(coach="on", llm=llm, tools=[multiply, *file_tools(tmp_path)], compact_thoughts=True)  # type: ignore[arg-type]
 
     agent.execute("Multiply 6 by 7, then save the result to out.txt.")
 
@@ -635,7 +647,7 @@ def test_a_part_of_the_task_that_asks_for_a_change_is_led_to_the_tool_named_for_
 
 
 def test_a_failed_read_before_a_requested_write_does_not_lead_to_a_listing() -> None:
-    from autoagent.loop.referee import Referee
+    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
     from autoagent.protocols import Turn
 
@@ -680,7 +692,7 @@ def test_an_answer_with_a_date_no_tool_showed_gives_way_to_the_date_tools_result
 
 
 def test_a_part_of_the_task_that_is_arithmetic_is_led_to_the_calculator() -> None:
-    from autoagent.loop.referee import Referee
+    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
     from autoagent.protocols import Turn
 

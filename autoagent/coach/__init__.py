@@ -1,0 +1,115 @@
+"""Small-model help, one opt-in package: checks that ground a finish in what the tools did, and leads that steer a
+small model to the next part of its task. The core loop reads nothing of the request; the coach does.
+
+`--coach auto` (the default) turns it on for the embedded model only; `on` and `off` choose for any model.
+Each verdict it gives that changes a run's course is a step of the transcript naming `coach`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.language_models import BaseChatModel
+
+from ..checks import CheckContext, NamedCheck, Verdict
+from ..loop.answers import answer_from_observations, as_finish, echoes_result
+from ..prompts import PromptTemplateBuilder
+from ..protocols import Turn
+from ..reply import Action, ThoughtAndAction
+from ..steps import Step
+from ..tool_use.approval import is_read_only
+from ..tool_use.toolbox import Toolbox
+from .leads import Lead
+from .referee import Referee
+from .verify import Objection, ungrounded_numbers
+
+__all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
+
+COACH_CHOICES = ("auto", "on", "off")
+CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
+NAME = "coach"  # the name its verdicts carry in the transcript
+
+
+def coach_wanted(setting: str, llm: BaseChatModel) -> bool:
+    """Whether the coach helps `llm`: `on`, `off`, or for `auto` the embedded local model only (measured: the
+    bundled 0.5B model needs it; a model behind a URL is trusted as given until measured otherwise)."""
+    if setting not in COACH_CHOICES:
+        raise ValueError(f"unknown coach setting {setting!r} (choose from {', '.join(COACH_CHOICES)})")
+    if setting != "auto":
+        return setting == "on"
+    from ..llm.local import ChatLocalLlama
+
+    return isinstance(llm, ChatLocalLlama)
+
+
+class Coach:
+    """The coach of one run: the referee's reviews as verdicts, and where its steps are led."""
+
+    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox) -> None:
+        tools = tuple(toolbox.tools)
+        writers = tuple(name for name, tool in toolbox.tools.items() if not is_read_only(tool))
+        checkers = (name if name in tools else "" for name in CHECKERS)
+        self.prompts = prompts
+        self.toolbox = toolbox
+        self.referee = Referee(prompts, tools, writers, *checkers)
+
+    def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
+        """What the task gives that no successful step has used yet: the step instruction names it."""
+        return self.referee.pending(task, steps)
+
+    def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
+        """Where the next step is led, or None."""
+        return self.referee.lead(turn, steps)
+
+    def finish_in_disguise(self, decision: ThoughtAndAction, steps: Sequence[Step]) -> ThoughtAndAction | None:
+        """A call that only restates the last result (calculator("7006669") right after 7006669), as the finish
+        a small model means by it; None for any other call."""
+        return as_finish(decision) if echoes_result(decision.action, steps) else None
+
+    def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Verdict | None:
+        """A verdict against running `action` (send back with a note, or work out first what a write would
+        write), or None: it runs."""
+        objection = self.referee.review_action(task, action, steps, writes)
+        if objection is None:
+            return None
+        if objection.template == "unworked_write" and self.referee.calculator:
+            thought = self.prompts.render("check_write", **objection.variables).strip()
+            return self._run(self.referee.calculator, objection.variables["text"], thought)
+        return Verdict.send_back(self._note(objection))
+
+    def check(self, long_term_memory: str) -> NamedCheck:
+        """The coach's check of a finish, for a run whose prompt showed `long_term_memory`."""
+        return NamedCheck(NAME, lambda context: self._review_finish(context, long_term_memory))
+
+    def _review_finish(self, context: CheckContext, long_term_memory: str) -> Verdict:
+        """The referee's review of a finish as a verdict: sent back with its note, a tool the agent runs first
+        (the arithmetic or day the answer rests on), the run stopped unverified, or accepted (maybe with another
+        answer: the day or count a tool's result shows)."""
+        objection, answer = self.referee.review_finish(context.task, long_term_memory, context.steps,
+                                                       lambda: context.answer)
+        if objection is None:
+            return Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
+        check = self.referee.calculation_to_check(objection, answer)
+        if check is not None:
+            return self._run(*check)
+        if objection.ends is not None:
+            return Verdict.stop(objection.detail or self._note(objection), objection.ends)
+        return Verdict.send_back(self._note(objection))
+
+    def answer_for_stopped_run(self, answer: str, task: str, steps: Sequence[Step]) -> str:
+        """The answer of a run that stopped before finishing: the last good observation in place of one that
+        states a number no tool showed (no finish check saw it)."""
+        if ungrounded_numbers(answer, task, steps):
+            return answer_from_observations(steps)
+        return answer
+
+    def _run(self, tool: str, value: str, thought: str) -> Verdict:
+        """The agent's own call of a one-argument tool (the calculator, the calendar) with `value`."""
+        argument = next(iter(self.toolbox.args_schema(tool).get("properties", {})), "expression")
+        return Verdict.run_tool(tool, {argument: value}, thought.strip())
+
+    def _note(self, objection: Objection) -> str:
+        """What the model reads about an objection."""
+        return self.prompts.render(objection.template, **objection.variables).strip()
+
+
+_REPLACED = "the answer states the value the tools' results show"

@@ -1,0 +1,110 @@
+"""A finish, and the final answer it comes to: the draft is written (asked again, once, when it is the reply format
+rather than an answer), then every check has its say, in order: the coach's where it helps, then the user's."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from langchain_core.callbacks import Callbacks
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from ..checks import CheckContext, NamedCheck, VerdictKind
+from ..events import RunObserver
+from ..memory.short_term import ShortTermMemory
+from ..prompts import format_prompt
+from ..reply import ThoughtAndAction
+from ..steps import RunResult, Step, StepKind, StepOutcome, StopReason
+from .answers import answer_from_observations, is_answer
+from .metering import Meter
+
+if TYPE_CHECKING:
+    from ..agent import AutoGPT
+    from ..coach import Coach
+
+UNUSABLE = "the model's final answer was the reply format, not an answer, when asked twice"
+CORE = "answer"  # the name the core's own verdict carries: the reply format is not an answer
+
+
+@dataclass(frozen=True)
+class Written:
+    """A drafted final answer, and whether it is one (not the reply format, a call or the prompt's own words)."""
+
+    answer: str
+    usable: bool
+
+
+def write_answer(agent: AutoGPT, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
+                 finishing: ThoughtAndAction | None = None) -> Written:
+    """The final answer `finishing` carries (native tool calling's `final_answer`), else the finish prompt's from
+    the tools' results; a reply that is no answer is asked for again, once."""
+    carried = agent.protocol.final_answer(finishing) if finishing is not None else None
+    if carried and is_answer(carried, steps, task=task):
+        return Written(carried, True)
+    prompt = format_prompt(agent._finish, "finish_instruction", task_description=task,
+                           short_term_memory=memory.tool_results().render(agent.prompts))
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    answer = meter.call(agent.llm, messages, agent.reply_caps.answer)[0].text.strip()
+    if is_answer(answer, steps, scaffold=agent._finish.template, task=task):
+        return Written(answer, True)
+    again = [*messages, AIMessage(answer), HumanMessage(agent.prompts.render("answer_again").strip())]
+    second = meter.call(agent.llm, again, agent.reply_caps.answer)[0].text.strip()
+    return Written(second, is_answer(second, steps, scaffold=agent._finish.template, task=task))
+
+
+class FinishReview:
+    """The finishes of one run: each drafted answer goes past the checks, each of which may accept it (or put
+    another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
+
+    def __init__(self, agent: AutoGPT, memory: ShortTermMemory, meter: Meter, long_term_memory: str,
+                 coach: Coach | None) -> None:
+        self.agent, self.memory, self.meter, self.coach = agent, memory, meter, coach
+        self.checks: list[NamedCheck] = [*([coach.check(long_term_memory)] if coach else []), *agent.checks]
+        self.sent_back: Counter[str] = Counter()  # per check, how often it sent this run back
+
+    def review(self, number: int, reply: str, decision: ThoughtAndAction, task: str, result: RunResult,
+               events: RunObserver, callbacks: Callbacks) -> StepOutcome:
+        """The step a finish makes, and whether the run ends; an accepted or stopped run's answer is set on
+        `result` (with the model's own in `model_answer` where a check replaced it)."""
+        steps = result.steps
+        written: list[Written] = []
+
+        def draft() -> str:  # once a finish, however many checks read it
+            if not written:
+                written.append(write_answer(self.agent, task, self.memory, steps, self.meter, decision))
+            # the coach stands in the last good result for a draft that is no answer; the core says it is unsure
+            return written[0].answer if written[0].usable or not self.coach else answer_from_observations(steps)
+
+        context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools))
+        # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
+        if not self.coach and (not context.answer or not written[0].usable):
+            result.answer, result.model_answer = answer_from_observations(steps), written[0].answer
+            step = Step(number, StepKind.REJECTED, reply, decision, UNUSABLE, False, check=CORE)
+            return StepOutcome(step, StopReason.UNVERIFIED, detail=UNUSABLE)
+        own, replaced_by, why = "", "", ""
+        for check in self.checks:
+            verdict = check.review(replace(context, sent_back=self.sent_back[check.name]))
+            if verdict.kind is VerdictKind.ACCEPT and verdict.answer is not None:
+                own = own or context.answer
+                replaced_by, why = check.name, verdict.note
+                context = context.with_answer(verdict.answer)
+            elif verdict.kind is VerdictKind.SEND_BACK:
+                self.sent_back[check.name] += 1
+                return StepOutcome(Step(number, StepKind.REJECTED, reply, decision, verdict.note, False,
+                                        check=check.name))
+            elif verdict.kind is VerdictKind.RUN_TOOL:
+                return self.agent.run_own(number, reply, verdict.tool, dict(verdict.args), verdict.note, events,
+                                          callbacks, check=check.name)
+            elif verdict.kind is VerdictKind.STOP:
+                result.answer = context.answer if written or own else ""  # an unsure answer still shows
+                step = Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check=check.name)
+                return StepOutcome(step, verdict.reason, detail=verdict.note)
+        result.answer = context.answer
+        if written and not written[0].usable and not own:  # the coach stood in the last result: say so
+            own, replaced_by, why = written[0].answer, "coach", UNUSABLE
+        result.model_answer = own if own != result.answer else ""
+        note = f"{why}: {result.answer}" if result.model_answer else ""
+        return StepOutcome(Step(number, StepKind.FINISH, reply, decision, note, check=replaced_by if note else ""),
+                           StopReason.FINISHED)
