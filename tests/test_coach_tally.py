@@ -30,7 +30,8 @@ def run(tmp_path: Path, answer: str, path: str = ".") -> str:
     for name in ("one.txt", "two.txt", "three.md"):
         (tmp_path / name).write_text("x")
     llm = ScriptedChatModel(replies=[act("list_files", path=path), act("FINISH"), answer])
-    return AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("How many text files (.txt) are there?").answer
+    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path))
+    return agent.execute("How many text files (.txt) are there?").answer
 
 
 def test_an_answer_with_another_count_gives_way_to_the_count_of_that_kind(tmp_path: Path) -> None:

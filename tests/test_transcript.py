@@ -101,7 +101,8 @@ def test_each_record_is_on_disk_as_soon_as_it_is_written(tmp_path: Path) -> None
     plan, warning, end = records(writer.path)[2:]
     assert plan == {"type": "plan", "plan": ["multiply", "finish"]}
     assert warning["message"] == "80% of the token budget is spent" and warning["time"]
-    assert end == {"type": "end", "stop_reason": "budget", "stop_detail": "", "answer": "about 42", "model_answer": "", "steps": 1,
+    assert end == {"type": "end", "stop_reason": "budget", "stop_detail": "", "answer": "about 42", "model_answer": "",
+                   "steps": 1,
                    "seconds": 0.0, "usage": {"calls": 2, "input_tokens": 10, "output_tokens": 4, "estimated": True,
                                              "cost_usd": None}}
 
