@@ -14,6 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
+from .checks import CheckContext, VerdictKind, named
+from .coach import Coach, coach_wanted
 from .events import RunObserver
 from .llm.call import invoke_model
 from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
@@ -21,7 +23,7 @@ from .reply import Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .tool_use.fence import unfenced
 
-PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout"})  # what plan mode reads
+PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "coach", "checks"})
 
 
 class PlanError(ValueError):
@@ -46,10 +48,12 @@ class PlanAndExecute(RunLifecycle):
         options: AgentOptions | None = None,
         **keywords: Any,
     ) -> None:
-        """The planner; `options` as AutoGPT's (plan mode reads lang, callbacks, observers, approver and
-        tool_timeout), each also accepted as a keyword, with `on_step=fn` and `on_plan=fn` (observer events)."""
+        """The planner; `options` as AutoGPT's (plan mode reads lang, callbacks, observers, approver,
+        tool_timeout, coach and checks), each also accepted as a keyword, with `on_step=fn` and `on_plan=fn`."""
         options = gather_options("PlanAndExecute", options, keywords, PLAN_OPTIONS)
         super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
+        self.coached = coach_wanted(options.coach, llm)
+        self.checks = [named(check) for check in options.checks]
         self._callbacks: Callbacks = self.callbacks  # the running plan's, for every call it makes
 
     def run(self, task: str, verbose: bool = False) -> str:
@@ -106,10 +110,33 @@ class PlanAndExecute(RunLifecycle):
             outcome = self._take_step(number, plan, value, result, events)
             result.steps.append(outcome.step)
             events.on_step(outcome.step)
+            if outcome.stop is StopReason.FINISHED:
+                outcome = self._judge(number + 1, outcome.answer, result)
+                if outcome.step.check:
+                    result.steps.append(outcome.step)
+                    events.on_step(outcome.step)
             if outcome.stop is not None:
                 result.stop_reason, result.answer, result.stop_detail = outcome.stop, outcome.answer, outcome.detail
                 return
             value = outcome.step.observation
+
+    def _judge(self, number: int, answer: str, result: RunResult) -> StepOutcome:
+        """The last tool's output past the checks (the coach's, where it helps, then the user's): a plan cannot go
+        back, so any verdict but an accept ends the run unverified, the output shown as unsure; an accepted
+        replacement is the answer, the output kept as the model's own."""
+        checks = [*([Coach(self.prompts, self.toolbox).check("")] if self.coached else []), *self.checks]
+        context = CheckContext.of(result.task, result.steps, answer, tuple(self.toolbox.tools))
+        finish = ThoughtAndAction(thought=Thought(text="the plan is done"), action=Action(name="FINISH", args={}))
+        for check in checks:
+            verdict = check.review(context)
+            if verdict.kind is VerdictKind.ACCEPT and verdict.answer is not None:
+                result.model_answer = result.model_answer or answer
+                context = context.with_answer(verdict.answer)
+            elif verdict.kind is not VerdictKind.ACCEPT:
+                step = Step(number, StepKind.REJECTED, "", finish, verdict.note, False, check=check.name)
+                reason = verdict.reason if verdict.kind is VerdictKind.STOP else StopReason.UNVERIFIED
+                return StepOutcome(step, reason, answer, verdict.note)
+        return StepOutcome(Step(number, StepKind.FINISH, "", finish, ""), StopReason.FINISHED, context.answer)
 
     def _take_step(self, number: int, plan: list[str], value: str, result: RunResult,
                    events: RunObserver) -> StepOutcome:

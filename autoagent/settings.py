@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from langchain_core.callbacks import Callbacks
     from langchain_core.tools import BaseTool
 
+    from .checks import NamedCheck
     from .events import RunObserver
     from .loop.lifecycle import Agent
 
@@ -51,6 +52,7 @@ class Settings:
     tool_timeout: float | None = 60.0
     tools: list[str] | None = None  # names of the tools to enable; None: all
     tools_modules: list[Path] = field(default_factory=list)
+    checks_modules: list[Path] = field(default_factory=list)  # Python files whose CHECKS judge each finish
     mcp_config: Path | None = None
 
     def resolved_model(self) -> str:
@@ -78,6 +80,7 @@ class Settings:
             if values.get(key) is not None:
                 values[key] = Path(values[key])
         values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
+        values["checks_modules"] = [Path(item) for item in values.get("checks_modules") or []]
         return cls(**values)
 
 
@@ -107,7 +110,8 @@ def build_agent(
     tools = _tools(settings, spec, base_url, extra_tools)
     role = settings.role or None  # None: the prompts' default role, in their language
     options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
-                           approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout)
+                           approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout,
+                           coach=settings.coach, checks=_checks(settings))
     if settings.mode == "plan":
         return PlanAndExecute(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps,
                               options=options)
@@ -137,6 +141,13 @@ def small_model_likely(spec: str, base_url: str | None) -> bool:
 
     base_url = base_url or os.environ.get("OPENAI_BASE_URL")
     return spec.startswith("local") or (spec.startswith("openai:") and is_nearby_server(base_url))
+
+
+def _checks(settings: Settings) -> list[NamedCheck]:
+    """The user's checks of a finish: those installed packages add (entry points), then each --checks-module's."""
+    from .checks import entry_point_checks, load_checks_module
+
+    return [*entry_point_checks(), *(check for path in settings.checks_modules for check in load_checks_module(path))]
 
 
 def _tools(settings: Settings, spec: str, base_url: str | None, extra: Sequence[BaseTool]) -> list[BaseTool]:

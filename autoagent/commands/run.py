@@ -114,6 +114,7 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     values = {name: value for name, value in options.items() if name in names}
     values["tools"] = parse_tool_names(options.get("tools"))
     values["tools_modules"] = [Path(path) for path in options.get("tools_modules") or ()]
+    values["checks_modules"] = [Path(path) for path in options.get("checks_modules") or ()]
     return Settings(**values)
 
 

@@ -103,6 +103,11 @@ _OPTIONS = [
     click.option("--tools-module", "tools_modules", multiple=True,
                  type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  help="A Python file whose LangChain tools are added (repeatable)."),
+    click.option("--checks-module", "checks_modules", multiple=True,
+                 type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 help="A Python file whose CHECKS list judges each drafted final answer (a check takes an "
+                      "autoagent.checks.CheckContext and returns a Verdict; repeatable). Installed packages add checks "
+                      "under the autoagent.checks entry-point group."),
     click.option("--mcp", "mcp_config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_MCP", show_envvar=True,
                  help="A JSON file of Model Context Protocol servers ({\"mcpServers\": {...}}) whose tools are added."),
