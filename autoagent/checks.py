@@ -103,6 +103,10 @@ class NamedCheck:
     name: str
     check: Callable[[CheckContext], Verdict | bool | None]
 
+    def __call__(self, context: CheckContext) -> Verdict:
+        """The verdict, as `review` gives it: a NamedCheck is a check too."""
+        return self.review(context)
+
     def review(self, context: CheckContext) -> Verdict:
         """The check's verdict on `context`, with a bare True/None/False read as accept/accept/send back."""
         said = self.check(context)
