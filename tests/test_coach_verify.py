@@ -87,7 +87,7 @@ def test_a_finish_right_after_a_failed_action_is_sent_back() -> None:
     agent, llm = agent_with(act("multiply", a=2, b=3), act("explode", reason="x"), act("FINISH"),
                             act("FINISH"), "6")
 
-    result = agent.execute("task")
+    result = agent.execute("Multiply 2 by 3.")
 
     assert [step.kind for step in result.steps][-2:] == [StepKind.REJECTED, StepKind.FINISH]
     assert "the action of step 2 failed" in llm.prompts[3]
@@ -242,15 +242,31 @@ def test_given_numbers_worked_into_an_argument_count_as_used() -> None:
 def test_an_answer_stating_a_number_no_tool_gave_is_sent_back_once(tmp_path: Path) -> None:
     (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
     tools = [*file_tools(tmp_path), multiply]
-    agent, llm = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "The sum is 110.",
-                            act("multiply", a=50, b=2), act("FINISH"), "The sum is 100.", tools=tools)
+    agent, llm = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "The product is 350.",
+                            act("multiply", a=12, b=30), act("FINISH"), "The product is 360.", tools=tools)
 
-    result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
+    result = agent.execute("Read numbers.txt and tell me the product of its first two numbers.")
 
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
                                                      StepKind.FINISH]
-    assert 'your answer would say "The sum is 110."' in llm.prompts[3] and "no tool result shows 110" in llm.prompts[3]
-    assert result.finished and result.answer == "The sum is 100."
+    assert 'your answer would say "The product is 350."' in llm.prompts[3]
+    assert "no tool result shows 350" in llm.prompts[3]
+    assert result.finished and result.answer == "The product is 360."
+
+
+def test_a_call_on_numbers_of_its_own_grounds_nothing() -> None:
+    from autoagent.coach.verify import founded, ungrounded_numbers
+
+    copied = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="calculator", args={"expression": "1234*5678+17"})), "7006669")
+    task = "What is the highest value in temps.csv?"
+    assert founded(task, [copied]) == [] and ungrounded_numbers("It is 7006669.", task, [copied]) == ["7006669"]
+    read = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="read_file", args={"path": "temps.csv"})), "day,temp\nmon,21.5\ntue,30.25")
+    summed = Step(2, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="calculator", args={"expression": "21.5 + 30.25"})), "51.75")
+    assert founded(task, [read, summed]) == [read, summed]  # numbers read from a file found the sum
+    assert ungrounded_numbers("The sum is 51.75.", task, [read, summed]) == []
 
 
 def test_a_second_answer_no_tool_result_supports_ends_the_run_unverified(tmp_path: Path) -> None:
@@ -705,3 +721,12 @@ def test_a_part_of_the_task_that_is_arithmetic_is_led_to_the_calculator() -> Non
     turn = Turn("Read a.txt and b.txt and add the two numbers.", "", None, True, ())  # type: ignore[arg-type]
     lead = referee.lead(turn, [read(1, "a.txt"), read(2, "b.txt"), read(3, "a.txt", StepKind.REPEATED)])
     assert lead is not None and lead.only == "calculator" and "add the two numbers" in lead.thought_start
+
+
+def test_a_stand_in_result_that_does_not_answer_by_itself_is_unverified(tmp_path: Path) -> None:
+    format_json = "```json\n" + act("FINISH") + "\n```"
+    llm = ScriptedChatModel(replies=[act("write_file", path="hi.txt", content="hello"), act("FINISH"), format_json,
+                                     format_json])
+    result = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("Write hello into hi.txt.")
+    assert result.stop_reason is StopReason.UNVERIFIED and result.answer == "Wrote 5 characters to hi.txt."
+    assert result.model_answer == format_json.strip() and result.steps[-1].check == "coach"

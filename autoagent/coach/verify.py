@@ -244,11 +244,29 @@ def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Col
     return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)}, ends=ends)
 
 
+def founded(known: str, steps: Sequence[Step]) -> list[Step]:
+    """The calls that ran whose numbers came from somewhere: those whose arguments hold no number, or at least one
+    that `known` (the request) or an earlier founded call shows. A call on numbers of its own (an example copied
+    from a tool's description, a figure from the model's head) grounds nothing it gives."""
+    seen = {float(number) for number in _NUMBER.findall(known.replace(",", ""))}
+    calls = []
+    for step in ran(steps):
+        if step.action is None:
+            continue
+        taken = {float(number) for number in _NUMBER.findall(json.dumps(step.action.args).replace(",", ""))}
+        if taken and not taken & seen:
+            continue
+        calls.append(step)
+        seen |= taken | {float(number) for number in _NUMBER.findall(step.observation.replace(",", ""))}
+    return calls
+
+
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
-    """The numbers (and ISO dates) `answer` states that appear nowhere in `known`, the tools' results or their
-    arguments."""
-    evidence = " ".join([known, *(step.observation for step in ran(steps)),
-                         *(json.dumps(step.action.args, ensure_ascii=False) for step in ran(steps) if step.action)])
+    """The numbers (and ISO dates) `answer` states that appear nowhere in `known`, the results of the founded
+    calls (see `founded`) or their arguments."""
+    calls = founded(known, steps)
+    evidence = " ".join([known, *(step.observation for step in calls),
+                         *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
     values = {float(number) for number in _NUMBER.findall(evidence.replace(",", ""))}
     found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
     stated = [item for item in found if _NUMBER.fullmatch(item)]

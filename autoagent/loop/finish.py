@@ -102,8 +102,12 @@ class FinishReview:
                 step = Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check=check.name)
                 return StepOutcome(step, verdict.reason, detail=verdict.note)
         result.answer = context.answer
-        if written and not written[0].usable and not own:  # the coach stood in the last result: say so
-            own, replaced_by, why = written[0].answer, "coach", UNUSABLE
+        if written and not written[0].usable and not own and self.coach:  # the coach stood in the last result
+            own, replaced_by, why = written[0].answer, self.coach.name, UNUSABLE
+            if not self.coach.answers_itself(result.answer):  # "Wrote 5 characters": that the task is done is unsure
+                result.model_answer = own
+                step = Step(number, StepKind.REJECTED, reply, decision, UNUSABLE, False, check=replaced_by)
+                return StepOutcome(step, StopReason.UNVERIFIED, detail=UNUSABLE)
         result.model_answer = own if own != result.answer else ""
         note = f"{why}: {result.answer}" if result.model_answer else ""
         return StepOutcome(Step(number, StepKind.FINISH, reply, decision, note, check=replaced_by if note else ""),
