@@ -730,3 +730,13 @@ def test_a_stand_in_result_that_does_not_answer_by_itself_is_unverified(tmp_path
     result = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("Write hello into hi.txt.")
     assert result.stop_reason is StopReason.UNVERIFIED and result.answer == "Wrote 5 characters to hi.txt."
     assert result.model_answer == format_json.strip() and result.steps[-1].check == "coach"
+
+
+def test_an_answer_that_copies_a_long_run_of_the_finish_prompt_is_no_answer() -> None:
+    from autoagent.loop.answers import copies_of
+
+    scaffold = "Task: {task}\nWrite the final answer to the task for the user from these results: state the result"
+    assert copies_of(scaffold, "The final answer is: write the final answer to the task for the user from these "
+                               "results: state the result itself")  # whatever the case
+    assert copies_of(scaffold, "The final answer is: Write the final answer to the task for the user from these")
+    assert not copies_of(scaffold, "The answer is 42; the task asked for the total.")

@@ -19,6 +19,7 @@ _ACTION_LINE = re.compile(r"^\s*Action(?:\s+Input)?\s*:", re.M | re.I)  # a ReAc
 _WRITTEN_CALL = re.compile(r"([A-Za-z_]\w*)\s*(?:\(.*\)|\{.*\})?", re.S)  # a tool's name, maybe with its arguments
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")
 MIN_COPIED_CHARS = 12  # an answer this long found whole in the prompt's own words is a copy of them
+COPIED_RUN_CHARS, COPIED_RUN_STEP = 40, 8  # a run of the prompt's words this long in an answer is a copy of them
 
 
 def is_format_json(text: str) -> bool:
@@ -67,11 +68,22 @@ def is_answer(text: str, steps: Sequence[Step], scaffold: str = "", task: str = 
     from a tool result, a sentence copied whole from `scaffold` (the prompt's own words), or the `task` itself."""
     text = text.strip()
     tags = {tag for step in ran(steps) for tag in fence_tags(step.observation)}
-    copied = (len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold) or (
+    copied = (len(text) >= MIN_COPIED_CHARS and text.rstrip("。.") in scaffold) or copies_of(scaffold, text) or (
         bool(task) and _words(text) == _words(task.strip().split("\n\n")[0]))
     tools = {step.action.name for step in ran(steps) if step.action is not None}
     return bool(text) and not is_format_json(text) and not writes_a_call(text, tools) \
         and not any(tag in text for tag in tags) and not copied
+
+
+def copies_of(scaffold: str, text: str) -> bool:
+    """True when `text` holds a long run of the prompt's own words (`scaffold`, its placeholders aside): the model
+    copied its instructions ("The final answer is: state the result itself ...") instead of answering."""
+    scaffold, text = scaffold.lower(), text.lower()
+    for start in range(0, max(0, len(scaffold) - COPIED_RUN_CHARS), COPIED_RUN_STEP):
+        run = scaffold[start:start + COPIED_RUN_CHARS]
+        if "{" not in run and "}" not in run and run in text:
+            return True
+    return False
 
 
 def writes_a_call(text: str, tools: Collection[str]) -> bool:
