@@ -56,6 +56,7 @@ class Outcome:
     suite: str = ""
     model: str = ""
     coach: str = ""  # "" when no coach setting was sent
+    python: bool = False  # the python tool was offered
 
     @property
     def false_success(self) -> bool:
@@ -72,6 +73,7 @@ class Run:
     coach: str = ""
     base_url: str | None = None
     workers: int = 1
+    python: bool = False  # the batch offers the python tool (--allow-python)
 
 
 def run_config(tasks: list[Task], config: str, run: Run) -> list[Outcome]:
@@ -90,7 +92,8 @@ def run_config(tasks: list[Task], config: str, run: Run) -> list[Outcome]:
     tasks_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
     command = ["batch", str(tasks_file), "--out", str(results), "--model", run.model, "--yes", "--no-memory",
-               "--workers", str(run.workers), *(["--base-url", run.base_url] if run.base_url else [])]
+               "--workers", str(run.workers), *(["--base-url", run.base_url] if run.base_url else []),
+               *(["--allow-python"] if run.python else [])]
     cli.main(command, prog_name="autoagent", standalone_mode=False)  # in this process: --threads, --hybrid hold
     records = {}
     for line in results.read_text(encoding="utf-8").splitlines():
@@ -116,7 +119,7 @@ def check(task: Task, config: str, record: dict[str, object], run: Run) -> Outco
     return Outcome(config, task.name, not problem, bool(record["finished"]), problem, reason,
                    sum(1 for step in steps if step.kind is not StepKind.PARSE_ERROR) or len(steps),
                    round(float(str(record["seconds"])), 2), actions, answer[:300], trace, run.suite, run.model,
-                   run.coach)
+                   run.coach, run.python)
 
 
 def summarise(outcomes: list[Outcome]) -> dict[str, float]:
@@ -135,7 +138,7 @@ def row_name(outcome: Outcome) -> str:
     """A table row's name: the config, and the model and coach when the run recorded them."""
     name = "plan mode" if outcome.config == "plan" else f"loop, `--protocol {outcome.config}`"
     model = f", `{outcome.model}`" if outcome.model else ""
-    return name + model + (f", coach {outcome.coach}" if outcome.coach else "")
+    return name + model + (f", coach {outcome.coach}" if outcome.coach else "") + (", python" if outcome.python else "")
 
 
 def table(by_config: dict[str, list[Outcome]], label: str) -> str:
@@ -179,7 +182,8 @@ def load_runs(path: Path) -> dict[str, list[Outcome]]:
     by_config: dict[str, dict[str, Outcome]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         outcome = Outcome(**json.loads(line))
-        key = "/".join(part for part in (outcome.config, outcome.model, outcome.coach) if part)
+        key = "/".join(part for part in (outcome.config, outcome.model, outcome.coach,
+                                         "python" if outcome.python else "") if part)
         by_config.setdefault(key, {})[outcome.task] = outcome
     return {config: list(outcomes.values()) for config, outcomes in by_config.items()}
 
@@ -213,6 +217,7 @@ def main() -> None:
     parser.add_argument("--model", default="local", help="the model every task runs on (local, local:1.5b, ...)")
     parser.add_argument("--coach", choices=("auto", "on", "off"), default=None,
                         help="the coach setting of every task (default: none sent, as older code has none)")
+    parser.add_argument("--allow-python", action="store_true", help="offer the sandboxed python tool to every task")
     parser.add_argument("--base-url", default=None, help="an OpenAI-compatible server for --model openai:NAME")
     parser.add_argument("--suite", choices=sorted(SUITES), default="main",
                         help="the tasks: main (bench/tasks.py), a held-out set (bench/tasks_heldout.py) or a fresh "
@@ -245,7 +250,7 @@ def main() -> None:
     by_config: dict[str, list[Outcome]] = {}
     started = time.time()
     load = os.getloadavg()[0]
-    run = Run(args.suite, args.model, args.coach or "", args.base_url, args.workers)
+    run = Run(args.suite, args.model, args.coach or "", args.base_url, args.workers, args.allow_python)
     with args.out.open("a", encoding="utf-8") as out:
         for config in args.configs.split(","):
             for outcome in run_config(tasks, config, run):
