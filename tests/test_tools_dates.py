@@ -106,3 +106,25 @@ def test_tools_are_named_and_marked_read_only() -> None:
     assert calendar.metadata == current_datetime.metadata == {"side_effects": False}
     assert list(calendar.args) == ["expression"]
     assert current_datetime.args == {}
+
+
+@pytest.mark.parametrize(("expression", "expected"), [
+    ("2031-07-04 + 10 days", "2031-07-14 (Monday)"),
+    ("2031-07-04 + 10", "2031-07-14 (Monday)"),
+    ("2031-07-04 - 2 weeks", "2031-06-20 (Friday)"),
+    ("2031-08-01 - 2031-07-04", "28 days (from 2031-07-04 (Friday) to 2031-08-01 (Friday))"),
+    ("from 2031-07-04 to 2031-08-01", "28 days (from 2031-07-04 (Friday) to 2031-08-01 (Friday))"),
+    ("2032-03-01 - 2032-02-28", "2 days (from 2032-02-28 (Saturday) to 2032-03-01 (Monday))"),  # a leap year
+])
+def test_the_calendar_works_out_arithmetic_on_dates(expression: str, expected: str) -> None:
+    from autoagent.tools import calendar as calendar_tool
+
+    assert calendar_tool.invoke({"expression": expression}) == expected
+
+
+def test_a_date_that_does_not_exist_is_an_error_not_a_guess() -> None:
+    from autoagent.tools.date_math import date_arithmetic
+
+    with pytest.raises(ValueError, match="2031-02-30 is not a date"):
+        date_arithmetic("2031-02-30 + 1 day")
+    assert date_arithmetic("next friday") is None and date_arithmetic("2031-07-04 at 10:30 + 2") is None

@@ -20,7 +20,13 @@ def local_now() -> datetime:
 
 
 def resolve(expression: str, now: datetime) -> str:
-    """Resolve a natural-language date/time relative to now, or raise ValueError; never guess."""
+    """Resolve a natural-language date/time relative to now (or arithmetic on dates it writes), or raise
+    ValueError; never guess."""
+    from .date_math import date_arithmetic
+
+    worked_out = date_arithmetic(expression)
+    if worked_out is not None:
+        return worked_out
     from .date_phrases import resolve as resolve_phrase
 
     return resolve_phrase(expression, now)
@@ -31,10 +37,11 @@ def make_calendar_tool(now: Clock = local_now) -> BaseTool:
 
     @tool(parse_docstring=True)
     def calendar(expression: str) -> str:
-        """Resolve a date/time phrase to an ISO date-time and its weekday.
+        """Resolve a date/time phrase to an ISO date-time and its weekday, or work out arithmetic on dates.
 
         Understands phrases like "tomorrow", "next friday at 3pm", "in 3 days", "the day after tomorrow",
-        "2 weeks from today", "march 5 at 10:30", "明天下午3点", "下周五", "10天后".
+        "2 weeks from today", "march 5 at 10:30", "明天下午3点", "下周五", "10天后"; a date plus or minus
+        days or weeks ("2031-07-04 + 10 days"), and the days between two dates ("2031-07-04 to 2031-08-01").
 
         Args:
             expression: A date or time in English or Chinese words, relative to now.
