@@ -2,7 +2,8 @@
 
 Run: `python bench/cold_start.py --runs 7` (any Python; it starts the CLIs as subprocesses) prints JSON with the
 milliseconds of each run. The fake OpenAI-compatible server runs in this process on 127.0.0.1 and records when
-the first POST /v1/chat/completions arrives; it replies FINISH to the step prompt and plain text to the rest.
+the first POST /v1/chat/completions arrives; it replies FINISH to the step prompt and plain text to the rest (as
+server-sent events when the request streams, as the CLI's does).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 VENVS = BENCH / ".venvs"
+USAGE = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
 FINISH = json.dumps({"thought": {"text": "Nothing to do."}, "action": {"name": "FINISH", "args": {}}})
 
 
@@ -35,20 +37,36 @@ class FakeOpenAI(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode("utf-8", "replace")
         self.server.arrivals.append(arrived)
         content = FINISH if "Reply format" in body else "Nothing was needed."
-        reply = {
-            "id": "chatcmpl-bench", "object": "chat.completion", "created": 0, "model": "gpt-4o-mini",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        }
-        data = json.dumps(reply).encode()
+        streamed = json.loads(body or "{}").get("stream", False)  # the CLI streams (so a runaway reply can be cut)
+        data = (streamed_reply if streamed else whole_reply)(content)
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet."""
+
+
+def whole_reply(content: str) -> bytes:
+    """An unstreamed chat completion saying `content`."""
+    return json.dumps({
+        "id": "chatcmpl-bench", "object": "chat.completion", "created": 0, "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": USAGE,
+    }).encode()
+
+
+def streamed_reply(content: str) -> bytes:
+    """The same as server-sent events: the text in one chunk, the finish reason, the usage, then [DONE]."""
+    head = {"id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 0, "model": "gpt-4o-mini"}
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "content": content}, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+        {**head, "choices": [], "usage": USAGE},
+    ]
+    return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks).encode() + b"data: [DONE]\n\n"
 
 
 class RecordingServer(ThreadingHTTPServer):
@@ -72,8 +90,9 @@ def first_request(runs: int) -> dict[str, list[float]]:
     server = RecordingServer(("127.0.0.1", 0), FakeOpenAI)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    # --coach off: explicit (auto is off for a model behind a URL too); the server's FINISH is taken as given.
     command = [str(ROOT / ".venv/bin/autoagent"), "--model", "openai:gpt-4o-mini", "--base-url", url,
-               "--no-memory", "--quiet", "What is 1+1?"]
+               "--no-memory", "--quiet", "--coach", "off", "What is 1+1?"]
     first, total = [], []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-cold-") as home:

@@ -26,8 +26,10 @@ PYTHON = str(ROOT / ".venv/bin/python")
 
 HELP = ("import sys; sys.argv = ['autoagent', '--help']\nfrom autoagent.cli import main\ntry:\n    main()\n"
         "except SystemExit:\n    pass\n")
+# --coach off as in cold_start.py (explicit; auto is off for a model behind a URL anyway).
 ONE_SHOT = ("import sys; sys.argv = ['autoagent', '--model', 'openai:gpt-4o-mini', '--base-url', sys.argv[1], "
-            "'--no-memory', '--quiet', 'What is 1+1?']\nfrom autoagent.cli import main\ntry:\n    main()\n"
+            "'--no-memory', '--quiet', '--coach', 'off', 'What is 1+1?']\nfrom autoagent.cli import main\n"
+            "try:\n    main()\n"
             "except SystemExit:\n    pass\n")
 
 

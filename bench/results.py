@@ -84,8 +84,8 @@ def report(data: dict[str, Any]) -> str:
     if cold:
         lines += ["## 3. Cold start (ms, subprocess wall time)", "",
                   "The one-shot run: `autoagent --model openai:gpt-4o-mini --base-url <fake> --no-memory --quiet "
-                  "\"What is 1+1?\"` with a fake OpenAI-compatible server in the bench process (stdlib "
-                  "ThreadingHTTPServer); the first request is when it arrives there.", "",
+                  "--coach off \"What is 1+1?\"` with a fake OpenAI-compatible server in the bench process (stdlib "
+                  "ThreadingHTTPServer, streamed replies); the first request is when it arrives there.", "",
                   "| command | median | min | max | runs |", "|---|---:|---:|---:|---:|"]
         for label, values in cold.items():
             lines.append(f"| `{label}` | {median(values):.0f} | {min(values):.0f} | {max(values):.0f} | "
