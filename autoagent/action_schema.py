@@ -47,7 +47,7 @@ def action_schema(
 
 def guided_schema(tools: Mapping[str, dict[str, Any]], thought_start: str, takes: Sequence[str],
                   thought_chars: int, article: str = "") -> dict[str, Any]:
-    """A reply whose thought begins with `thought_start` ("... next I must divide that amount by 4, so I call")
+    """A reply whose thought begins with `thought_start` ("... next I must subtract the fee from the total, so I call")
     and goes on with the name of the tool it calls, after `article` if it likes ("the calculator"), then that
     call (taking one of `takes`, see `action_schema`): the model names the tool right after the words of the part
     to do, where it chooses best. A call held to take one name or phrase (a file, a folder, a day in words) ends

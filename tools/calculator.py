@@ -110,7 +110,7 @@ def format_number(value: int | float) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("the result is not a finite number")
-        value = float(f"{value:.15g}")  # drop binary noise: 0.1+0.2 gives 0.3, 12000*3.5/100 gives 420
+        value = float(f"{value:.15g}")  # drop binary noise: 0.1+0.2 gives 0.3, 1.1*3 gives 3.3
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
         return repr(value)

@@ -1,4 +1,4 @@
-"""The parts of a request ("Read qty.txt, multiply the number in it by 7, and write the result to total.txt"): the
+"""The parts of a request ("Open prices.csv, add up the second column, and save the sum in sum.txt"): the
 part that gives a mention, and the parts after the ones done, in the request's words, as a led thought quotes them."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ CLAUSE_CHARS = 120
 
 
 def clause_of(task: str, item: str) -> str:
-    """The part of the task's request that gives `item` ("Take 20% of 3550, then divide that amount by 4" gives 4
-    in "divide that amount by 4"), without quotes or line breaks, so it can stand in a one-line thought."""
+    """The part of the task's request that gives `item` ("Find 12% of 860, then split that among 5 people" gives
+    5 in "split that among 5 people"), without quotes or line breaks, so it can stand in a one-line thought."""
     request = task.strip().split("\n\n")[0]
     parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
     given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item.rstrip('/'))}(?![A-Za-z0-9_])")
@@ -34,9 +34,9 @@ def _quotable(clause: str) -> str:
 
 
 def next_clause(task: str, steps: Sequence[Step]) -> str:
-    """The part of the task's request that follows the last part a successful action took something from ("Read
-    numbers.txt and tell me the sum" gives "tell me the sum" once numbers.txt was read), as `clause_of` writes it;
-    empty when no part follows."""
+    """The part of the task's request that follows the last part a successful action took something from ("Open
+    scores.txt and report the highest one" gives "report the highest one" once scores.txt was read), as
+    `clause_of` writes it; empty when no part follows."""
     following = clauses_after(task, steps)
     return following[0] if following else ""
 

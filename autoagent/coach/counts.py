@@ -1,7 +1,7 @@
-"""The things a request counts, as units: "A box holds 24 eggs. How many eggs are in 17 boxes?" gives 17 boxes and
-24 eggs per box, and asks for eggs, so the units check (units.py) settles it as 17 boxes * 24 eggs per box, not
-24 / 17. Each thing counted is a unit of its own kind in pint, which only its own count converts to; a unit people
-use ("5 eggs a day") stays that unit."""
+"""The things a request counts, as units: "Each bag holds 18 marbles. How many marbles do 7 bags hold?" gives 7
+bags and 18 marbles per bag, and asks for marbles, so the units check (units.py) settles it as 7 bags * 18 marbles
+per bag, not 18 / 7. Each thing counted is a unit of its own kind in pint, which only its own count
+converts to; a unit people use ("3 walks a day") stays that unit."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ..tools.units import UNIT_WORD, registry, unit_name
 _NOUN = r"[A-Za-z]{3,}"
 _VALUE = r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)(?![\d.]\d)"
 _HOW_MANY = re.compile(rf"\bhow\s+many\s+(?P<noun>{_NOUN})\b", re.I)
-_COUNT = re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\b", re.I)  # "17 boxes"
-# how many of one thing another holds: "24 eggs per box"; "a box holds 24 eggs", "each car has 4 wheels"
+_COUNT = re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\b", re.I)  # "7 bags"
+# how many of one thing another holds: "18 marbles per bag"; "a bag holds 18 marbles", "each car has 4 wheels"
 _VERBS = r"holds|has|contains|carries|fits|takes|needs|uses|makes|lays|gives|weighs|costs"
 _RATES = (re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\s+(?:per|a|an|each|every)\s+(?P<per>{_NOUN})\b", re.I),
           re.compile(rf"\b(?:a|an|one|each|every)\s+(?P<per>{_NOUN})\s+(?:{_VERBS})\s+{_VALUE}\s+(?P<noun>{_NOUN})\b",
@@ -36,7 +36,7 @@ class Given:
 
 
 def counted_givens(request: str) -> tuple[list[Given], str, str] | None:
-    """The quantities of a request that asks how many of a counted thing ("how many eggs"), with pint's unit for
+    """The quantities of a request that asks how many of a counted thing ("how many marbles"), with pint's unit for
     that thing and the words that ask; None when it asks for no counted thing, or counts with a word that counts
     nothing."""
     asked = _HOW_MANY.search(request)
@@ -67,7 +67,7 @@ def _not_counted(noun: str) -> bool:
 
 
 def _singular(noun: str) -> str:
-    """The word for one of a counted thing ("boxes" gives "box", "eggs" "egg", "berries" "berry")."""
+    """The word for one of a counted thing ("boxes" gives "box", "marbles" "marble", "berries" "berry")."""
     word = noun.lower()
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
@@ -78,7 +78,7 @@ def _singular(noun: str) -> str:
 
 def _unit(noun: str) -> str:
     """pint's unit for what a word counts: a unit people use as itself ("days"), else a thing of its own kind,
-    defined on first use ("eggs" gives "counted_egg")."""
+    defined on first use ("marbles" gives "counted_marble")."""
     if re.fullmatch(UNIT_WORD, noun, re.I):
         return unit_name(noun)
     name = f"counted_{_singular(noun)}"

@@ -26,8 +26,8 @@ _ARITHMETIC = re.compile(r"\b(?:add|sum|total|plus|subtract|minus|multiply|times
                          r"|[加减乘除]|总和|平均|计算|翻倍|一半", re.I)
 
 FINDER = "search_files"  # the tool that finds which files mention a text, where the toolbox has it
-# a question which file mentions a word, and the word: "Which file mentions Paris?", "Which file contains the word
-# budget?", "哪个文件提到了预算"
+# a question which file mentions a word, and the word: "Which file mentions Oslo?", "Which files include the name
+# Ortega?", "哪个文件提到了合同"
 _SEARCHED = re.compile(r"\bwhich\s+(?:\w+\s+)?files?\b.*?\b(?:mentions?|contains?|says?|includes?|talks?\s+about"
                        r"|refers?\s+to)\s+(?:the\s+(?:word|text|name|phrase)\s+|an?\s+|the\s+)?[\"']?([\w\-]+)"
                        r"|哪个文件.*?(?:提到|包含|含有|写着|写了)了?\s*[\"'\u201c]?([\w\-]+)", re.I)
@@ -156,7 +156,7 @@ class Leader:
 
     def _retry(self, task: str, steps: Sequence[Step]) -> Lead | None:
         """The step after a failed call, while no call has worked, led to take as it stands a file name or a day
-        the request gives that no failed call took whole ("a.log b.log" for "Delete a.log and b.log", "now() -
+        the request gives that no failed call took whole ("x.tmp y.tmp" for "Delete x.tmp and y.tmp", "now() -
         INTERVAL 2 WEEKS" for "two weeks from today"), by the tool the part of the request giving it is for,
         else by the tool that failed (a call of a tool there is not took nothing); for a question which file
         mentions a word, the finder, to look for it; None otherwise."""
@@ -172,7 +172,7 @@ class Leader:
                      if not is_folder(item) and not _NUMBER.fullmatch(item) and not is_percent(item)
                      and item.lower() not in taken), None)
         searched = _SEARCHED.search(task.strip().split("\n\n")[0]) if FINDER in self.tools else None
-        if item is None and searched is not None:  # "which file mentions Paris": the finder, for Paris
+        if item is None and searched is not None:  # "which file mentions Oslo": the finder, for Oslo
             item = searched.group(1) or searched.group(2)
             only = FINDER if item.lower() not in taken else ""
         elif item and counted_day(item) and self.calendar:  # "昨天": the calendar, not the file tool that failed

@@ -1,6 +1,6 @@
 """What a request settles about its answer besides its units (units.py): a percentage of a number, when the request
-gives nothing else ("3.5 percent of 12000" is 420), and arithmetic it spells out and nothing else ("(48 + 52) * 7"
-is 700, not 48 + 52 * 7; "the cube root of 3375" is 15)."""
+gives nothing else ("4.5 percent of 8000" is 360), and arithmetic it spells out and nothing else ("(25 + 15) * 3"
+is 120, not 25 + 15 * 3; "the cube root of 2744" is 14)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from .writes import asks_for_change
 
 NUMBER = r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![0-9])"  # a number standing alone, not in a name such as "a1.txt"
 _BARE_NUMBER = re.compile(NUMBER)
-# a percentage of a number: "3.5 percent of 12000", "15% of 2480", "250 的 20%", "250的百分之20"
+# a percentage of a number: "4.5 percent of 8000", "12% of 640", "480 的 25%", "480的百分之25"
 _SHARE, _WHOLE = r"(?P<share>\d+(?:\.\d+)?)", r"(?P<whole>\d+(?:\.\d+)?)"
 _PERCENT_OF = (re.compile(rf"{_SHARE}\s*(?:%|\bpercent\b|\bper\s+cent\b)\s+of\s+{_WHOLE}", re.I),
                re.compile(rf"{_WHOLE}\s*的\s*{_SHARE}\s*%"), re.compile(rf"{_WHOLE}\s*的\s*百分之\s*{_SHARE}"))
-# arithmetic a request spells out: written with operators a date or a phone number does not have ("(48 + 52) * 7"),
-# a root or a power in words ("the cube root of 3375", "37 squared", "2 to the power of 10", "3375 的立方根")
+# arithmetic a request spells out: written with operators a date or a phone number does not have ("(25 + 15) * 3"),
+# a root or a power in words ("the cube root of 2744", "41 squared", "3 to the power of 5", "2744 的立方根")
 _WRITTEN = re.compile(rf"{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+")
 _N, _K = r"(?P<n>\d+(?:\.\d+)?)", r"(?P<k>\d+)"
 _ROOTS = {"square": 2, "cube": 3, "平方": 2, "立方": 3}
@@ -34,14 +34,14 @@ _ANSWER_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 @dataclass(frozen=True)
 class UnitCheck:
     """What a request settles about its answer: the unit asked for (as the request words it; empty for a percentage
-    or arithmetic), how the request's quantities give it (in its words: "342 km / 3 hours"), the conversions that
-    takes ("1 day = 86400 seconds"), the value that comes out, and the arithmetic that gives it."""
+    or arithmetic), how the request's quantities give it (in its words: "180 km / 2.5 hours"), the conversions
+    that takes ("1 hour = 3600 seconds"), the value that comes out, and the arithmetic that gives it."""
 
     asked: str
     way: str
     factors: tuple[str, ...]
     value: float
-    expression: str = ""  # the arithmetic that gives the value ("9 * 86400"), for a calculator
+    expression: str = ""  # the arithmetic that gives the value ("4 * 3600"), for a calculator
     kind: str = "units"  # what settles it: "units", "percent" or "arithmetic" (the request's own)
 
     def fits(self, answer: str) -> bool:
@@ -55,8 +55,8 @@ class UnitCheck:
 
 
 def check_percent(task: str) -> UnitCheck | None:
-    """What a request that takes a percentage of a number and nothing else settles ("What is 3.5 percent of
-    12000?", "250 的 20%": 420 and 50), or None: a request with any other number may go on from it."""
+    """What a request that takes a percentage of a number and nothing else settles ("What is 4.5 percent of
+    8000?", "480 的 25%": 360 and 120), or None: a request with any other number may go on from it."""
     request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
     found = [match for pattern in _PERCENT_OF for match in pattern.finditer(request)]
     if len(found) != 1 or len(_BARE_NUMBER.findall(request)) != 2:
@@ -67,8 +67,8 @@ def check_percent(task: str) -> UnitCheck | None:
 
 
 def check_arithmetic(task: str) -> UnitCheck | None:
-    """What a request that spells out arithmetic and gives no other number settles ("What is (48 + 52) * 7?": 700,
-    not 48 + 52 * 7; "the cube root of 3375": 15), or None; None too for a request to change the workspace, whose
+    """What a request that spells out arithmetic and gives no other number settles ("What is (25 + 15) * 3?": 120,
+    not 25 + 15 * 3; "the cube root of 2744": 14), or None; None too for a request to change the workspace, whose
     answer need not restate the number ("Saved it to out.txt")."""
     request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
     if asks_for_change(request):
@@ -91,7 +91,7 @@ def check_arithmetic(task: str) -> UnitCheck | None:
 
 
 def _spelled(match: re.Match[str]) -> str:
-    """The calculator's expression for a root or a power said in words ("3375 ^ (1/3)", "37 ^ 2")."""
+    """The calculator's expression for a root or a power said in words ("2744 ^ (1/3)", "41 ^ 2")."""
     found = match.groupdict()
     if found.get("root"):
         return f"{found['n']} ^ (1/{_ROOTS[found['root'].lower()]})"

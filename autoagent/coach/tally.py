@@ -1,4 +1,4 @@
-"""A question how many files of a kind the workspace holds ("How many Python files are there?", "有几个 .txt 文件")
+"""A question how many files of a kind the workspace holds ("How many JSON files does it have?", "有几个 .csv 文件")
 is answered with the count a listing of the workspace shows for that kind ("In all: 3 files (2 .txt, 1 .md)"), not
 with the count of all files: an answer that does not state it gives way to it."""
 

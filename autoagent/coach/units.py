@@ -1,11 +1,11 @@
-"""The units a request gives and asks for: a final answer must fit them. "How many seconds are there in 9 days?" is
-9 days in seconds, not 3600 * 9; "342 km in 3 hours ... in km per hour" is 342 km / 3 hours, not 342 * 3.
+"""The units a request gives and asks for: a final answer must fit them. "What is 7 weeks in minutes?" is 7 weeks in
+minutes, not 60 * 7; "180 km in 2.5 hours ... in km per hour" is 180 km / 2.5 hours, not 180 * 2.5.
 
 Dimensional analysis with pint, and only where it settles the matter: every number of the request carries a unit
 people use (a bare number may be a count that multiplies), one unit is asked for, and exactly one way of combining
 all the quantities, each multiplied or divided once, has that unit's dimension. Anything else is left alone.
-The things a request counts are units too (counts.py): "A box holds 24 eggs. How many eggs are in 17 boxes?" is
-17 boxes * 24 eggs per box. What a percentage or arithmetic the request spells out settles is in settled.py."""
+The things a request counts are units too (counts.py): "Each bag holds 18 marbles. How many marbles do 7 bags hold?" is
+7 bags * 18 marbles per bag. What a percentage or arithmetic the request spells out settles is in settled.py."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def _asked_words(asked: str) -> str:
 
 
 def _combined(terms: list[str], signs: tuple[int, ...]) -> str:
-    """`terms` multiplied (sign 1) and divided (sign -1): "342 km / 3 hours"."""
+    """`terms` multiplied (sign 1) and divided (sign -1): "180 km / 2.5 hours"."""
     paired = list(zip(terms, signs, strict=True))
     return " * ".join(term for term, sign in paired if sign > 0) + "".join(f" / {term}" for term, sign in paired
                                                                            if sign < 0)

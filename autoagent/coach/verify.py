@@ -214,8 +214,8 @@ def _folder_in(folder: str, values: Sequence[str]) -> bool:
 
 
 def worked_out(given: Sequence[str], values: Collection[float]) -> set[str]:
-    """The given numbers an argument used in a value worked out from them: one of two combined ("5030" for 1250
-    + 3780), or one as a percentage ("0.15" for 15%)."""
+    """The given numbers an argument used in a value worked out from them: one of two combined ("4070" for 1650
+    + 2420), or one as a percentage ("0.15" for 15%)."""
     numbers = [(item, float(item)) for item in given if _NUMBER.fullmatch(item)]
     found = {item for item, value in numbers if any(_same(value / 100, seen) for seen in values)}
     values = [seen for seen in values if not any(_same(value / 100, seen) for _, value in numbers)]  # explained

@@ -15,7 +15,7 @@ from .verify import OPERAND, Objection, is_folder, mentions, ran
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 _COPIED_CHARS = 20  # a text this long found inside a note the run was given was copied from it
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-# arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "345*12", "9 - 4")
+# arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "271*8", "9 - 4")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
 # A request that asks to change the workspace: a verb of change, with a file or folder it names; what each verb
 # does, as the tool that does it is named ("delete_file" for "remove")
@@ -115,20 +115,20 @@ def _target(action: Action) -> str | None:
 
 
 def is_question(text: str) -> bool:
-    """Whether a part of a request asks something ("what day of the week was it yesterday", "明天是几号")."""
+    """Whether a part of a request asks something ("which of these files is the largest", "后天星期几")."""
     return bool(_QUESTION.match(text))
 
 
 def asks_for_change(task: str) -> str:
     """The verb of change a task's request (its first paragraph) asks for, in a sentence that names a file or
-    folder ("remove" in "Remove temp.txt from the workspace"), not in a question about one ("Which files did I
+    folder ("remove" in "Remove draft.md from the folder"), not in a question about one ("Which files did I
     create?"); of several, one that says more than a write ("copy" in "Put a copy of it in backup"); empty when it
     asks for none."""
     request = task.strip().split("\n\n")[0]
     for sentence in _SENTENCE.split(request):
         verbs = [match.group(0).lower() for match in _CHANGE.finditer(sentence)]
         if verbs and _PLACE.search(sentence) and not _QUESTION.match(sentence):
-            # the verb that says most: "put a copy of config.ini in backup" is a copy, not a write
+            # the verb that says most: "put a copy of notes.md in archive" is a copy, not a write
             return next((verb for verb in verbs if verb not in _KINDS["write"]), verbs[0])
     return ""
 
@@ -146,7 +146,7 @@ def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str]
                         raised: Collection[str]) -> Objection | None:
     """Why finishing now is not earned: the request asks to change the workspace and no call of a tool that
     makes that change has succeeded (the one tool named for it, else any that changes things, of `writers`):
-    reading temp.txt does not remove it, rewriting it does not either. Said once; a second finish like it ends
+    reading draft.md does not remove it, rewriting it does not either. Said once; a second finish like it ends
     the run unverified."""
     verb = asks_for_change(task) if writers else ""
     if not verb:
