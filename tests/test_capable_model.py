@@ -21,7 +21,7 @@ REPORT = "The audit found two late invoices.\nBoth were paid in March.\nNo other
 
 # (request, the files it starts with, the model's replies, the answer it gives, the file it leaves and its text)
 CASES = [
-    ("What is the capital of Australia?", {}, [act("FINISH")], "The capital of Australia is Canberra.", None),
+    ("Name the capital city of Australia.", {}, [act("FINISH")], "The capital of Australia is Canberra.", None),
     ("In which year did Apollo 11 land on the Moon?", {}, [act("FINISH")], "1969", None),
     ("Translate 'good morning' into Spanish.", {}, [act("FINISH")], "Buenos días", None),
     ("Suggest three names for a coffee shop.", {}, [act("FINISH")],
