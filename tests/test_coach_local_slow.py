@@ -1,0 +1,66 @@
+"""The bundled model with the coach on and off, over a small set of ordinary tasks of four shapes (a product, a
+value read from a file, a file written, the weekday of a given date).
+
+The same weights give different tokens on different CPUs, so each test checks rates over the set (how many right,
+how many said finished but wrong), never one trajectory. The thresholds sit under what was measured here (2026-12-01,
+AVX2 build, 2 busy cores): coach on 4 right, 0 finished wrong; coach off 2 right, 2 finished wrong.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autoagent import AutoGPT
+from autoagent.llm.local import ChatLocalLlama
+from autoagent.steps import RunResult
+from autoagent.tools import default_tools
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
+
+WEEKDAY = dt.date(2031, 3, 14).strftime("%A")
+
+# (task, files, whether the outcome is right: given the run and the workspace)
+Case = tuple[str, dict[str, str], Callable[[RunResult, Path], bool]]
+CASES: list[Case] = [
+    ("What is 48 * 25?", {}, lambda run, _: "1200" in run.answer.replace(",", "")),
+    ("What is the price in price.txt plus 15?", {"price.txt": "27\n"},
+     lambda run, _: "42" in run.answer),
+    ("Write the word banana into a file named fruit.txt.", {},
+     lambda _, space: (space / "fruit.txt").is_file() and "banana" in (space / "fruit.txt").read_text().lower()),
+    ("What day of the week is 2031-03-14?", {}, lambda run, _: WEEKDAY.lower() in run.answer.lower()),
+]
+
+
+def _rates(coach: str, local_weights: Path, tmp_path: Path) -> tuple[int, int]:
+    """How many runs were right, and how many said finished but were wrong."""
+    llm = ChatLocalLlama(model_path=str(local_weights))
+    llm.llama().reset()
+    right = false = 0
+    for index, (task, files, check) in enumerate(CASES):
+        space = tmp_path / f"space{index}"
+        space.mkdir()
+        for name, text in files.items():
+            (space / name).write_text(text, encoding="utf-8")
+        agent = AutoGPT(llm=llm, tools=default_tools(space), compact_thoughts=True, max_thought_steps=6,
+                        coach=coach)
+        run = agent.execute(task)
+        good = check(run, space)
+        print(f"\n[measure] coach {coach}: {task!r}: {run.stop_reason.value}, right={good}, {run.answer[:60]!r}")
+        right += good
+        false += run.finished and not good
+    return right, false
+
+
+def test_with_the_coach_on_most_runs_are_right_and_few_claim_a_wrong_success(local_weights: Path,
+                                                                            tmp_path: Path) -> None:
+    right, false = _rates("on", local_weights, tmp_path)
+    assert right >= 2 and false <= 1
+
+
+def test_with_the_coach_off_the_model_alone_still_gets_some_right(local_weights: Path, tmp_path: Path) -> None:
+    right, false = _rates("off", local_weights, tmp_path)
+    assert right >= 1 and false <= 3
