@@ -740,3 +740,15 @@ def test_an_answer_that_copies_a_long_run_of_the_finish_prompt_is_no_answer() ->
                                "results: state the result itself")  # whatever the case
     assert copies_of(scaffold, "The final answer is: Write the final answer to the task for the user from these")
     assert not copies_of(scaffold, "The answer is 42; the task asked for the total.")
+
+
+def test_a_version_grounds_itself_but_not_the_numbers_inside_it() -> None:
+    from autoagent.coach.verify import ungrounded_numbers
+
+    read = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
+        name="read_file", args={"path": "app.json"})), '{"name": "demo", "release": "4.12.3", "port": 8080}')
+    task = "Which release does app.json name?"
+    assert ungrounded_numbers("The release is 4.12.3.", task, [read]) == []
+    assert ungrounded_numbers("The release is 12.0.", task, [read]) == ["12.0"]  # not a number the file shows
+    assert ungrounded_numbers("It listens on port 8080.", task, [read]) == []
+    assert ungrounded_numbers("The release is 4.12.4.", task, [read]) == ["4.12.4"]

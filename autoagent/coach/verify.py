@@ -14,6 +14,8 @@ from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
+_STATED = re.compile(r"(?<![A-Za-z0-9_.\-/])\d+(?:\.\d+)*(?![A-Za-z0-9_])(?!\.[A-Za-z])")  # in an answer
 # A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
 # A day named from today, which a date tool must take: today itself needs no argument ("what is today's date").
@@ -267,8 +269,13 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     calls = founded(known, steps)
     evidence = " ".join([known, *(step.observation for step in calls),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
-    values = {float(number) for number in _NUMBER.findall(evidence.replace(",", ""))}
-    found = (match.group(0) for match in _MENTION.finditer(answer.replace(",", "")))
-    stated = [item for item in found if _NUMBER.fullmatch(item)]
+    runs = _DOTTED.findall(evidence.replace(",", ""))
+    values = {float(run) for run in runs if run.count(".") <= 1}
+    dotted = {run for run in runs if run.count(".") > 1}  # a version or an address: "2.7.1" gives no 2.7 and no 1
+    stated = dict.fromkeys(match.group(0) for match in _STATED.finditer(answer.replace(",", "")))
     dates = [date for date in _DATE.findall(answer) if date not in evidence]  # "2026-12-07" for 2026-12-06
-    return [item for item in dict.fromkeys(stated) if float(item) not in values] + list(dict.fromkeys(dates))
+
+    def shown(item: str) -> bool:
+        return item in dotted if item.count(".") > 1 else float(item) in values
+
+    return [item for item in stated if not shown(item)] + list(dict.fromkeys(dates))
