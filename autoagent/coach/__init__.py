@@ -94,6 +94,7 @@ class Coach:
         if check is not None:
             return self._run(*check)
         if objection.ends is not None:
+            _ = context.answer  # drafted, so the stopped run still shows it, as unsure (a fact asked of no tool)
             return Verdict.stop(objection.detail or self._note(objection), objection.ends)
         return Verdict.send_back(self._note(objection))
 
