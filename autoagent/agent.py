@@ -79,7 +79,7 @@ class AutoGPT(RunLifecycle):
         self._model = self.protocol.model(llm)
         self._strict_model = self.protocol.strict_model(llm)  # for the retry after an unreadable reply
         self._acting_model = self.protocol.strict_model(llm, finish=False)  # after a finish was sent back
-        self._finish = self.prompts.build("finish_instruction", **self.identity)
+        self.finish_template = self.prompts.build("finish_instruction", **self.identity)
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task` and return the final answer; `last_run` holds the steps and the stop reason."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -21,8 +21,31 @@ from .answers import answer_from_observations, is_answer
 from .metering import Meter
 
 if TYPE_CHECKING:
-    from ..agent import AutoGPT
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.prompts import PromptTemplate
+
     from ..coach import Coach
+    from ..llm.reply_caps import ReplyCaps
+    from ..prompts import PromptTemplateBuilder
+    from ..protocols import Protocol as ReplyProtocol
+    from ..tool_use.toolbox import Toolbox
+
+
+class Finisher(Protocol):
+    """What a finish needs of its agent: the model, how replies are read, the prompts and the checks."""
+
+    llm: BaseChatModel
+    protocol: ReplyProtocol
+    prompts: PromptTemplateBuilder
+    finish_template: PromptTemplate
+    reply_caps: ReplyCaps
+    toolbox: Toolbox
+    checks: list[NamedCheck]
+
+    def run_own(self, number: int, reply: str, tool: str, args: dict[str, Any], thought: str, events: RunObserver,
+                callbacks: Callbacks, check: str) -> StepOutcome:
+        """A step the agent takes itself for a check's verdict."""
+        ...
 
 UNUSABLE = "the model's final answer was the reply format, not an answer, when asked twice"
 CORE = "answer"  # the name the core's own verdict carries: the reply format is not an answer
@@ -36,29 +59,29 @@ class Written:
     usable: bool
 
 
-def write_answer(agent: AutoGPT, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
+def write_answer(agent: Finisher, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
                  finishing: ThoughtAndAction | None = None) -> Written:
     """The final answer `finishing` carries (native tool calling's `final_answer`), else the finish prompt's from
     the tools' results; a reply that is no answer is asked for again, once."""
     carried = agent.protocol.final_answer(finishing) if finishing is not None else None
     if carried and is_answer(carried, steps, task=task):
         return Written(carried, True)
-    prompt = format_prompt(agent._finish, "finish_instruction", task_description=task,
+    prompt = format_prompt(agent.finish_template, "finish_instruction", task_description=task,
                            short_term_memory=memory.tool_results().render(agent.prompts))
     messages: list[BaseMessage] = [HumanMessage(prompt)]
     answer = meter.call(agent.llm, messages, agent.reply_caps.answer)[0].text.strip()
-    if is_answer(answer, steps, scaffold=agent._finish.template, task=task):
+    if is_answer(answer, steps, scaffold=agent.finish_template.template, task=task):
         return Written(answer, True)
     again = [*messages, AIMessage(answer), HumanMessage(agent.prompts.render("answer_again").strip())]
     second = meter.call(agent.llm, again, agent.reply_caps.answer)[0].text.strip()
-    return Written(second, is_answer(second, steps, scaffold=agent._finish.template, task=task))
+    return Written(second, is_answer(second, steps, scaffold=agent.finish_template.template, task=task))
 
 
 class FinishReview:
     """The finishes of one run: each drafted answer goes past the checks, each of which may accept it (or put
     another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
 
-    def __init__(self, agent: AutoGPT, memory: ShortTermMemory, meter: Meter, long_term_memory: str,
+    def __init__(self, agent: Finisher, memory: ShortTermMemory, meter: Meter, long_term_memory: str,
                  coach: Coach | None) -> None:
         self.agent, self.memory, self.meter, self.coach = agent, memory, meter, coach
         self.checks: list[NamedCheck] = [*([coach.check(long_term_memory)] if coach else []), *agent.checks]
