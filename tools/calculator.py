@@ -121,7 +121,7 @@ def format_number(value: int | float) -> str:
 
 @tool(parse_docstring=True)
 def calculator(expression: str) -> str:
-    """Evaluate an arithmetic expression written with the numbers of the task or of earlier results.
+    """Evaluate an arithmetic expression and return the number, e.g. "1234*5678+17" or "sqrt(2)/3".
 
     Args:
         expression: Numbers with + - * / % ^ and parentheses; functions sqrt, log, exp, abs, round,
