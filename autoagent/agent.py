@@ -21,7 +21,7 @@ from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
 from .llm.reply_caps import ReplyCaps, ensure_whole
-from .loop.answers import answer_from_observations
+from .loop.answers import answer_from_observations, as_finish
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.finish import FinishReview, write_answer
@@ -206,8 +206,7 @@ class AutoGPT(RunLifecycle):
             return StepOutcome(Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check="coach"))
         loop = loops.check(decision.action)
         if loop is not None and loop.stop and insists(decision.action, loop.earlier, steps):
-            finish = decision.model_copy(update={"action": Action(name="FINISH", args={})})
-            return review.review(number, reply, finish, turn.task, result, events, callbacks)
+            return review.review(number, reply, as_finish(decision), turn.task, result, events, callbacks)
         if loop is not None:
             note = self.prompts.render(
                 "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation

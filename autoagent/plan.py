@@ -19,7 +19,7 @@ from .coach import Coach, coach_wanted
 from .events import RunObserver
 from .llm.call import invoke_model
 from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
-from .reply import Action, Thought, ThoughtAndAction
+from .reply import FINISH, Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from .tool_use.fence import unfenced
 
@@ -126,7 +126,7 @@ class PlanAndExecute(RunLifecycle):
         replacement is the answer, the output kept as the model's own."""
         checks = [*([Coach(self.prompts, self.toolbox).check("")] if self.coached else []), *self.checks]
         context = CheckContext.of(result.task, result.steps, answer, tuple(self.toolbox.tools))
-        finish = ThoughtAndAction(thought=Thought(text="the plan is done"), action=Action(name="FINISH", args={}))
+        finish = ThoughtAndAction(thought=Thought(text="the plan is done"), action=Action(name=FINISH, args={}))
         for check in checks:
             verdict = check.review(context)
             if verdict.kind is VerdictKind.ACCEPT and verdict.answer is not None:

@@ -6,7 +6,6 @@ Each verdict it gives that changes a run's course is a step of the transcript na
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -20,7 +19,7 @@ from ..steps import Step
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
 from .leads import Lead
-from .referee import Referee
+from .referee import Referee, answers_itself
 from .verify import Objection, ungrounded_numbers
 
 __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
@@ -28,7 +27,6 @@ __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
 COACH_CHOICES = ("auto", "on", "off")
 CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
 NAME = "coach"  # the name its verdicts carry in the transcript
-PLAIN_RESULT = re.compile(r"-?\d+(?:\.\d+)?|\d{4}-\d{2}-\d{2}(?:T[\d:]+)? \(\w+\)")  # "754.5", "2026-12-06 (Sunday)"
 
 
 def coach_wanted(setting: str, llm: BaseChatModel) -> bool:
@@ -103,7 +101,7 @@ class Coach:
     def answers_itself(self, result: str) -> bool:
         """Whether a tool's result, stood in for a draft that was no answer, answers the question by itself: one
         number, or a day as the calendar gives it."""
-        return bool(PLAIN_RESULT.fullmatch(result.strip()))
+        return answers_itself(result)
 
     def answer_for_stopped_run(self, answer: str, task: str, steps: Sequence[Step]) -> str:
         """The answer of a run that stopped before finishing: the last good observation in place of one that

@@ -35,6 +35,12 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number
 _DATED = re.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:]+)? \(\w+\)")  # a date tool's result: "2026-12-06 (Sunday)"
 
 
+def answers_itself(result: str) -> bool:
+    """Whether a tool's result answers a question by itself: one number, or a day as the calendar gives it."""
+    result = result.strip()
+    return bool(_NUMBER.fullmatch(result) or _DATED.fullmatch(result))
+
+
 class Referee:
     """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
 
@@ -89,8 +95,7 @@ class Referee:
         objection = objection or object_to_answer(answer, f"{task}\n{long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, task, self.raised)
         result = answer_from_observations(steps)
-        plain = bool(_NUMBER.fullmatch(result) or _DATED.fullmatch(result))
-        plain = plain and object_to_units(result, task, ()) is None
+        plain = answers_itself(result) and object_to_units(result, task, ()) is None
         if objection is not None and objection.template in ("ungrounded_answer", *UNIT_OBJECTIONS) \
                 and objection.ends is StopReason.UNVERIFIED and plain:
             # the finish prompt miswrote a tool's number or date twice ("759.5" for 754.5), or wrote another result
