@@ -11,24 +11,21 @@ from ..action_schema import FILE_NAME, PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
 from .verify import OPERAND, Objection, is_folder, mentions, ran
+from .words import any_of, kinds, words
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 _COPIED_CHARS = 20  # a text this long found inside a note the run was given was copied from it
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "271*8", "9 - 4")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
-# A request that asks to change the workspace: a verb of change, with a file or folder it names; what each verb
-# does, as the tool that does it is named ("delete_file" for "remove")
-_KINDS = {"delete": ("delete", "remove", "erase", "删除", "删掉", "移除"),
-          "write": ("write", "save", "store", "create", "put", "append", "写入", "写到", "写进", "保存", "存到", "存入",
-                    "创建", "新建"),
-          "copy": ("copy", "duplicate", "复制", "拷贝"),
-          "move": ("move", "rename", "移动", "移到", "重命名", "改名")}
-_CHANGE = re.compile("|".join(rf"\b{verb}\b" if verb.isascii() else verb
-                              for verbs in _KINDS.values() for verb in verbs), re.I)
+# A request that asks to change the workspace: a verb of change (words.toml), with a file or folder it names; what
+# each verb does, as the tool that does it is named ("delete_file" for "remove")
+_KINDS = kinds("change")
+_CHANGE = any_of(tuple(verb for verbs in _KINDS.values() for verb in verbs))
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|(?<=[\u3002\uff1f\uff01])")  # not the dot of a file name
-_QUESTION = re.compile(r"\s*(?:which|what|when|where|who|whose|why|how|did|does|do|is|are|was|were|has|have)\b|"
-                       r".*(?:哪|什么|谁|多少|几|吗)", re.I)  # a question asks about the workspace, it changes nothing
+# a question asks about the workspace, it changes nothing
+_QUESTION = re.compile(rf"\s*(?:{any_of(words('question_starts')).pattern})|"
+                       rf".*(?:{any_of(words('question_words')).pattern})", re.I)
 _PLACE = re.compile(rf"(?<![\w.\-/]){FILE_NAME.pattern}(?![\w])|\b(?:file|folder|directory)\b|文件", re.I)
 
 

@@ -1,0 +1,37 @@
+"""The coach's word lists are package data (autoagent/coach/words.toml), read per language."""
+
+from __future__ import annotations
+
+import pytest
+
+from autoagent.coach.words import any_of, kinds, words
+from autoagent.coach.writes import asks_for_change, changer
+
+
+def test_lists_come_from_the_data_file_in_every_language():
+    assert "remove" in words("change.delete") and "删除" in words("change.delete")
+    assert words("change.delete", ("zh",)) == ("删除", "删掉", "移除")
+    assert set(kinds("change")) == {"delete", "write", "copy", "move"}
+    assert words("no.such.key") == ()
+
+
+def test_an_ascii_word_matches_whole_and_other_text_as_written():
+    pattern = any_of(("fix", "删除"))
+    assert pattern.search("Please FIX notes.md") and not pattern.search("the prefix of notes.md")
+    assert pattern.search("把它删除")
+
+
+@pytest.mark.parametrize(("request_text", "verb"), [
+    ("Replace every 'cat' with 'dog' in pets.txt.", "replace"),
+    ("Insert a title line at the top of report.md", "insert"),
+    ("Update version.txt so it says 3.0", "update"),
+    ("把 notes.txt 里的 旧 替换成 新", "替换"),
+    ("Add up the numbers in costs.txt.", ""),  # a sum, not a change
+    ("Which line of pets.txt did I change?", ""),  # a question about the file
+])
+def test_a_request_for_an_edit_asks_for_a_change(request_text, verb):
+    assert asks_for_change(request_text) == verb
+
+
+def test_an_edit_is_done_by_the_tool_that_writes():
+    assert changer("replace", ("write_file", "delete_file", "move_file")) == "write_file"
