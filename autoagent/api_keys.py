@@ -15,6 +15,7 @@ from .paths import autoagent_home
 
 SETTINGS_FILE = "api_keys.env"
 LOCAL_SUFFIX = "_API_KEY"  # what a project directory's file may set
+_from_current_directory: dict[str, tuple[Path, str]] = {}  # name -> (file, value) of the keys ./api_keys.env set
 
 
 def is_local_setting(name: str) -> bool:
@@ -26,6 +27,7 @@ def is_local_setting(name: str) -> bool:
 def load_settings_files() -> None:
     """Load the API keys of ./api_keys.env, then all of $AUTOAGENT_HOME/api_keys.env; variables already set win."""
     local_file, home_file = project_settings_file(), autoagent_home() / SETTINGS_FILE
+    _from_current_directory.clear()
     if local_file is not None:
         _load(local_file, local=True)
     if home_file.is_file():
@@ -52,11 +54,19 @@ def _load(path: Path, *, local: bool) -> None:
                if value is not None and (not local or is_local_setting(name))}
     ignored = [name for name, value in values.items() if value and name not in allowed]
     for name, value in allowed.items():
+        if local and name not in os.environ:
+            _from_current_directory[name] = (path, value)
         os.environ.setdefault(name, value)
     if ignored:
         print(f"autoagent: ignored {', '.join(ignored)} in {path}: the current directory's {SETTINGS_FILE} may "
               f"set API keys (*{LOCAL_SUFFIX}) only; put other settings in {home_file_hint()}, the environment "
               "or a flag", file=sys.stderr)
+
+
+def set_by_current_directory(name: str) -> Path | None:
+    """The current directory's api_keys.env when it set the variable `name` now in use; else None."""
+    path, value = _from_current_directory.get(name, (None, None))
+    return path if path is not None and os.environ.get(name) == value else None
 
 
 def home_file_hint() -> str:

@@ -76,3 +76,32 @@ def test_standing_in_the_home_directory_reads_its_file_as_the_users(clean_enviro
 def test_local_setting_names() -> None:
     assert all(map(is_local_setting, ["OPENAI_API_KEY", "amap_api_key", "LANGSMITH_API_KEY"]))
     assert not any(map(is_local_setting, ["AUTOAGENT_API_KEY", "OPENAI_BASE_URL", "GH_TOKEN", "AUTOAGENT_YES"]))
+
+
+def test_a_key_from_the_current_directory_that_picks_the_model_is_named_once(
+    clean_environment: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from autoagent.llm import default_model_spec
+
+    write_env(tmp_path / "repo", {"OPENAI_API_KEY": KEYS["OPENAI_API_KEY"]})
+    monkeypatch.chdir(tmp_path / "repo")
+    load_settings_files()
+
+    assert default_model_spec() == default_model_spec() == "openai:gpt-4o-mini"
+    [notice] = capsys.readouterr().err.splitlines()  # one line, however often the default is asked for
+    assert notice.startswith("autoagent: model openai:gpt-4o-mini, picked by OPENAI_API_KEY in ")
+    assert str(tmp_path / "repo" / SETTINGS_FILE) in notice and "--model local" in notice
+    monkeypatch.setenv("AUTOAGENT_MODEL", "local")  # the user chose: nothing to say
+    assert default_model_spec() == "local" and capsys.readouterr().err == ""
+
+
+def test_a_key_from_the_environment_or_the_users_file_picks_the_model_silently(
+    clean_environment: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from autoagent.llm import default_model_spec
+
+    write_env(tmp_path / "repo", {"OPENAI_API_KEY": "sk-other-key-123456"})
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv("OPENAI_API_KEY", KEYS["OPENAI_API_KEY"])  # the environment wins over the file
+    load_settings_files()
+    assert default_model_spec() == "openai:gpt-4o-mini" and capsys.readouterr().err == ""

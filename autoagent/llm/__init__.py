@@ -26,11 +26,31 @@ def _print_to_stderr(line: str) -> None:
 
 
 def default_model_spec() -> str:
-    """$AUTOAGENT_MODEL if set, else openai:gpt-4o-mini when OPENAI_API_KEY is set, else the local model."""
+    """$AUTOAGENT_MODEL if set, else openai:gpt-4o-mini when OPENAI_API_KEY is set, else the local model; a key
+    that the current directory's api_keys.env set, and so picked the hosted model, is named once on stderr."""
     configured = os.environ.get("AUTOAGENT_MODEL", "").strip()
     if configured:
         return configured
-    return DEFAULT_OPENAI_SPEC if os.environ.get("OPENAI_API_KEY") else "local"
+    if not os.environ.get("OPENAI_API_KEY"):
+        return "local"
+    _name_a_picking_key()
+    return DEFAULT_OPENAI_SPEC
+
+
+_named_keys: set[tuple[str, str]] = set()  # (file, key) already named in this process
+
+
+def _name_a_picking_key() -> None:
+    """One stderr line when OPENAI_API_KEY, picking the hosted model, came from the current directory's file: a
+    cloned repository's api_keys.env must not quietly send the user's tasks to a hosted model."""
+    from autoagent.api_keys import set_by_current_directory
+
+    source = set_by_current_directory("OPENAI_API_KEY")
+    if source is None or (str(source), os.environ["OPENAI_API_KEY"]) in _named_keys:
+        return
+    _named_keys.add((str(source), os.environ["OPENAI_API_KEY"]))
+    print(f"autoagent: model {DEFAULT_OPENAI_SPEC}, picked by OPENAI_API_KEY in {source} (the current "
+          "directory's); --model local runs the embedded model", file=sys.stderr, flush=True)
 
 
 def load_chat_model(
