@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ConfigurationError
+from ..paths import private_file
 
 RETRIED = ("error",)  # a task that ended on an error (a server down, a missing key) runs again on a re-run
 
@@ -49,7 +50,7 @@ class ResultsWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(path)  # the tasks' answers: the user's alone (0600), as transcripts are
             with path.open("ab+") as raw:  # a line torn by a killed batch is ended, so the next one starts clean
                 torn = raw.seek(0, os.SEEK_END) > 0 and raw.seek(-1, os.SEEK_END) >= 0 and raw.read(1) != b"\n"
             self._file: IO[str] = path.open("a", encoding="utf-8")

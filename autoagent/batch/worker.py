@@ -85,10 +85,14 @@ def _run(job: Job) -> dict[str, Any]:
 
 
 def prepare_workspace(workspace: Path, files: dict[str, str]) -> None:
-    """An empty workspace for the task (one left by an earlier, killed attempt is emptied), with its files."""
+    """An empty workspace for the task (one left by an earlier, killed attempt is emptied), with its files; it and
+    the batch's folders above it are the user's alone (0700), as runs/ and serve/ are."""
+    from ..paths import private_dir
+
     if workspace.exists():
         shutil.rmtree(workspace)
-    workspace.mkdir(parents=True)
+    for folder in (workspace.parent.parent, workspace.parent, workspace):  # batch/, the batch's folder, the task's
+        private_dir(folder)
     for name, content in files.items():
         target = workspace / name
         target.parent.mkdir(parents=True, exist_ok=True)
