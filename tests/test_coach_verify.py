@@ -752,3 +752,31 @@ def test_a_version_grounds_itself_but_not_the_numbers_inside_it() -> None:
     assert ungrounded_numbers("The release is 12.0.", task, [read]) == ["12.0"]  # not a number the file shows
     assert ungrounded_numbers("It listens on port 8080.", task, [read]) == []
     assert ungrounded_numbers("The release is 4.12.4.", task, [read]) == ["4.12.4"]
+
+
+def test_a_day_written_out_that_no_tool_showed_gives_way_to_the_date_tools_result() -> None:
+    @tool
+    def calendar(expression: str) -> str:
+        """Resolve a date phrase."""
+        return "2026-03-06 (Friday)"
+
+    wrong = "The date is 20 March 2026."  # each number of it is the request's, the day is no tool's
+    agent, llm = agent_with(act("calendar", expression="2026-01-20 + 45 days"), act("FINISH"), wrong,
+                            act("FINISH"), wrong, tools=[calendar])
+
+    result = agent.execute("Give me the date 45 days after 20 January 2026.")
+
+    assert "no tool result shows 20 March 2026" in llm.prompts[3]
+    assert result.finished and result.answer == "2026-03-06 (Friday)"
+
+
+def test_a_day_written_out_as_the_tool_showed_it_is_grounded() -> None:
+    from autoagent.coach.verify import ungrounded_numbers
+    from autoagent.coach.written_dates import dates_in
+
+    read = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
+        name="calendar", args={"expression": "2026-01-20 + 45 days"})), "2026-03-06 (Friday)")
+    task = "Give me the date 45 days after 20 January 2026."
+    for answer in ("It is 6 March 2026.", "It is March 6th, 2026.", "是2026年3月6日。", "It is Mar. 6, 2026."):
+        assert ungrounded_numbers(answer, task, [read]) == [], answer
+    assert [day.isoformat() for _, day in dates_in("from 30 February 2026 to 1 May 2026")] == ["2026-05-01"]

@@ -12,6 +12,7 @@ from fnmatch import fnmatch
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
+from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
@@ -264,8 +265,8 @@ def founded(known: str, steps: Sequence[Step]) -> list[Step]:
 
 
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
-    """The numbers (and ISO dates) `answer` states that appear nowhere in `known`, the results of the founded
-    calls (see `founded`) or their arguments."""
+    """The numbers and days (in any form: see written_dates) `answer` states that appear nowhere in `known`, the
+    results of the founded calls (see `founded`) or their arguments."""
     calls = founded(known, steps)
     evidence = " ".join([known, *(step.observation for step in calls),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
@@ -273,7 +274,7 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     values = {float(run) for run in runs if run.count(".") <= 1}
     dotted = {run for run in runs if run.count(".") > 1}  # a version or an address: "2.7.1" gives no 2.7 and no 1
     stated = dict.fromkeys(match.group(0) for match in _STATED.finditer(answer.replace(",", "")))
-    dates = [date for date in _DATE.findall(answer) if date not in evidence]  # "2026-12-07" for 2026-12-06
+    dates = unshown_dates(answer, evidence)  # "7 December 2026" or "2026-12-07" for 2026-12-06
 
     def shown(item: str) -> bool:
         return item in dotted if item.count(".") > 1 else float(item) in values

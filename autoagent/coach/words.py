@@ -22,15 +22,17 @@ def _data() -> dict[str, Any]:
     return tomllib.loads(files(__name__.rpartition('.')[0]).joinpath("words.toml").read_text(encoding="utf-8"))
 
 
+def entries(key: str, language: str) -> list[Any]:
+    """What `language` lists under `key` ("change.write"), as listed; empty where it lists nothing."""
+    table: Any = _data().get(language, {})
+    for part in key.split("."):
+        table = table.get(part, {}) if isinstance(table, dict) else {}
+    return table if isinstance(table, list) else []
+
+
 def words(key: str, languages: tuple[str, ...] = LANGUAGES) -> tuple[str, ...]:
     """The words listed under `key` ("change.write") in every language of `languages`, in order."""
-    found: list[str] = []
-    for language in languages:
-        table: Any = _data().get(language, {})
-        for part in key.split("."):
-            table = table.get(part, {}) if isinstance(table, dict) else {}
-        found.extend(table if isinstance(table, list) else [])
-    return tuple(found)
+    return tuple(word for language in languages for word in entries(key, language))
 
 
 def kinds(prefix: str) -> dict[str, tuple[str, ...]]:
