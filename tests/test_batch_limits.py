@@ -7,6 +7,7 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from autoagent.cli import cli
@@ -47,3 +48,74 @@ def test_workspaces_and_results_are_the_users_alone(backend: FakeBackend, tmp_pa
     workspace = Path(record["workspace"])
     assert [mode(folder) for folder in (isolated_home / "batch", workspace.parent, workspace)] == [0o700] * 3
     assert mode(tmp_path / "out.jsonl") == 0o600
+
+
+def test_a_task_may_lower_a_budget_but_not_raise_it(backend: FakeBackend, tmp_path: Path) -> None:
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"max_steps": 8}, {"max_tokens": None}, {"max_seconds": 100},
+                        {"tool_timeout": 0}, {"max_steps": 1, "max_tokens": 50, "tool_timeout": 5})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--max-steps", "2", "--max-tokens", "100",
+                      "--max-seconds", "60")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: max_steps 8 is above the command line's 2 (--max-steps): a task may lower a "
+        "budget, not raise it",
+        f"error: {tasks}:2: task t2: max_tokens null (no limit) is above the command line's 100 (--max-tokens): a "
+        "task may lower a budget, not raise it",
+        f"error: {tasks}:3: task t3: max_seconds 100 is above the command line's 60.0 (--max-seconds): a task may "
+        "lower a budget, not raise it",
+        f"error: {tasks}:4: task t4: tool_timeout 0 (no limit) is above the command line's 60.0 (--tool-timeout): a "
+        "task may lower a budget, not raise it",
+    ]
+    assert not backend.models and not (tmp_path / "out.jsonl").exists()
+
+    backend.replies.extend([act("calculator", expression="6*7"), "42"])
+    write_tasks(tasks, {"max_steps": 1, "max_tokens": 5000})  # lowered: it holds
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--max-steps", "2")
+    assert code == codes.NOT_FINISHED, err
+    [record] = read_lines(tmp_path / "out.jsonl")
+    assert record["stop_reason"] == "max_steps" and record["steps"] == 1
+
+
+def test_a_task_picks_only_a_model_the_command_line_allows(backend: FakeBackend, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"model": "local:~/x.gguf"}, {"model": "openai:gpt-4o"},
+                        {"model": "openai:fake"})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--model", "openai:fake")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: the model 'local:~/x.gguf' is not one the command line allows (openai:fake; "
+        "--allow-model adds others)",
+        f"error: {tasks}:2: task t2: the model 'openai:gpt-4o' is not one the command line allows (openai:fake; "
+        "--allow-model adds others)",
+    ]
+    backend.replies.extend(SUM)
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--model", "openai:fake",
+                      "--allow-model", "openai:*", "--allow-model", "local:/models/*.gguf")
+    assert code == codes.USAGE and err.splitlines() == [
+        f"error: {tasks}:1: task t1: the model 'local:~/x.gguf' is not one the command line allows (openai:fake, "
+        "openai:*, local:/models/*.gguf; --allow-model adds others)"]
+    tasks.write_text("\n".join(tasks.read_text().splitlines()[1:]) + "\n")
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--model", "openai:fake",
+                      "--allow-model", "openai:*")
+    assert code == codes.OK, err
+    assert [spec for spec, _ in backend.specs] == ["openai:gpt-4o", "openai:fake"]
+
+
+def test_values_the_command_line_would_refuse_are_refused_at_validation(backend: FakeBackend, tmp_path: Path) -> None:
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"max_steps": -1}, {"max_steps": 0}, {"max_steps": None},
+                        {"context_window": 1}, {"max_cost": 0}, {"memory_window": None})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: the setting 'max_steps': -1 is not in the range x>=1 (as --max-steps)",
+        f"error: {tasks}:2: task t2: the setting 'max_steps': 0 is not in the range x>=1 (as --max-steps)",
+        f"error: {tasks}:3: task t3: the setting 'max_steps' cannot be null",
+        f"error: {tasks}:4: task t4: the setting 'context_window': 1 is not in the range x>=512 (as --context-window)",
+        f"error: {tasks}:5: task t5: the setting 'max_cost': 0.0 is not in the range x>0 (as --max-cost)",
+        f"error: {tasks}:6: task t6: the setting 'memory_window' cannot be null",
+    ]
+    assert not backend.models

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from ..errors import AutoAgentError
+from ..settings import Settings
 
 # The settings a task may choose for itself, with the JSON types each takes. Permissions (--yes, --allow-shell,
 # --allow-python and its --python-sandbox, private URLs), where the key is sent (--base-url), what code is loaded
@@ -24,6 +26,8 @@ TASK_SETTINGS: dict[str, tuple[type, ...]] = {
 CHOICES = {"lang": ("en", "zh"), "protocol": ("json", "tools", "react"), "mode": ("loop", "plan"),
            "thoughts": ("auto", "full", "compact"), "coach": ("auto", "on", "off")}
 FIELDS = {"id", "task", "settings", "files"}
+# The settings null may set: those whose default is None (no limit, the model's own, the prompts' role, all tools).
+NULLABLE = frozenset(item.name for item in fields(Settings) if item.default is None) & set(TASK_SETTINGS)
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # a folder name on every system: the task's workspace
 
 
@@ -45,8 +49,9 @@ class BatchTask:
     files: dict[str, str] = field(default_factory=dict)  # the workspace's starting files: relative path -> text
 
 
-def read_tasks(path: Path) -> list[BatchTask]:
-    """Every task of the file, in order; TaskFileError naming each bad line (blank lines are skipped)."""
+def read_tasks(path: Path, check: Callable[[BatchTask], list[str]] = lambda task: []) -> list[BatchTask]:
+    """Every task of the file, in order; TaskFileError naming each bad line (blank lines are skipped), and each
+    line whose task `check` finds problems with (the command line's rules)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as err:
@@ -66,6 +71,7 @@ def read_tasks(path: Path) -> list[BatchTask]:
             problems.append(f"{path}:{number}: the id {task.id!r} is already used on line {seen[task.id]}")
             continue
         seen[task.id] = number
+        problems += [f"{path}:{number}: {problem}" for problem in check(task)]
         tasks.append(task)
     if not tasks and not problems:
         problems.append(f"{path}: holds no task (one JSON object a line: {{\"id\": \"t1\", \"task\": \"...\"}})")
@@ -109,6 +115,8 @@ def _settings(task_id: str, settings: Any) -> dict[str, Any]:
             raise ValueError(f"task {task_id}: the setting {name!r} cannot be set per task (per task: "
                              f"{', '.join(TASK_SETTINGS)}); give it on the command line")
         types = TASK_SETTINGS[name]
+        if value is None and name not in NULLABLE:
+            raise ValueError(f"task {task_id}: the setting {name!r} cannot be null")
         if value is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
             raise ValueError(f"task {task_id}: the setting {name!r} must be {' or '.join(t.__name__ for t in types)}")
         if name in CHOICES and value not in CHOICES[name]:

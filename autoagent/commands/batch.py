@@ -4,6 +4,7 @@ or a Ray cluster; a re-run skips the tasks the results file already holds."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,8 @@ EPILOG = f"""\b
 Each line of TASKS_FILE: {{"id": "t1", "task": "...", "settings": {{"max_steps": 5, "lang": "zh"}},
 "files": {{"data.csv": "..."}}}} (settings and files optional; files start the task's workspace).
 Per task: model, budgets, lang, protocol, mode and the like; permissions, --base-url and code to load
-are the command line's. Each task runs in $AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript
+are the command line's. A task may lower a budget, not raise it, and may pick only --model or a model
+--allow-model names. Each task runs in $AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript
 in $AUTOAGENT_HOME/runs/. Nobody is asked to approve: without --yes a side-effecting action is refused.
 Results: one JSON line per task, appended as it ends; a re-run skips every task with a result, except
 those that ended on an error. Exit codes: {codes.OK} every task finished; {codes.ERROR} a task ended on an
@@ -41,23 +43,27 @@ before finishing; {codes.INTERRUPTED} interrupted with Ctrl-C (a re-run continue
 @click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
               help="Run each task as a Ray task: on the cluster at ADDRESS (ray://host:10001, or auto), or on a "
                    "new local Ray instance when none is given (needs: pip install 'autoagent[ray]').")
+@click.option("--allow-model", "allowed_models", multiple=True, metavar="SPEC",
+              help="A model a task's own settings may pick besides --model (repeatable; * matches anything, as in "
+                   "'openai:*').")
 @settings_options
 @click.pass_context
 def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, ray_address: str | None,
-          **options: Any) -> None:
+          allowed_models: tuple[str, ...], **options: Any) -> None:
     """Run every task of TASKS_FILE (JSONL) and append each result to --out, with a progress bar and a summary."""
     from ..batch.results import done_ids, read_results
     from ..batch.tasks import TaskFileError, read_tasks
     from ..errors import AutoAgentError
     from .run import settings_from_options
 
+    settings = settings_from_options(options)
     try:
-        tasks = read_tasks(tasks_file)
+        check = task_check(settings, [settings.resolved_model(), *allowed_models], ctx.command.params)
+        tasks = read_tasks(tasks_file, check)
     except TaskFileError as err:
         for problem in err.problems:
             click.echo(f"error: {problem}", err=True)
         ctx.exit(codes.USAGE)
-    settings = settings_from_options(options)
     if ctx.get_parameter_source("base_url") is click.core.ParameterSource.ENVIRONMENT and not (
         settings.resolved_model().startswith("openai:")
     ):
@@ -71,6 +77,31 @@ def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, 
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
     ctx.exit(exit_code([final.get(task.id) for task in tasks], interrupted))
+
+
+def task_check(settings: Settings, models: Sequence[str],
+               params: Sequence[click.Parameter]) -> Callable[[BatchTask], list[str]]:
+    """The command line's rules for a task: each value in the range its flag takes, budgets at most the command
+    line's, a model the command line allows."""
+    from ..batch.limits import limit_problems
+
+    ranges = {param.name: param for param in params
+              if isinstance(param, click.Option) and isinstance(param.type, (click.IntRange, click.FloatRange))}
+
+    def check(task: BatchTask) -> list[str]:
+        problems = []
+        for name, value in task.settings.items():
+            option = ranges.get(name)
+            if option is None or value is None:
+                continue
+            try:
+                option.type.convert(value, option, None)
+            except click.BadParameter as err:
+                problems.append(f"task {task.id}: the setting {name!r}: {err.message.rstrip('.')} "
+                                f"(as {option.opts[0]})")
+        return problems or limit_problems(task, settings, models)
+
+    return check
 
 
 def batch_folder(out: Path) -> Path:
