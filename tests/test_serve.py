@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from autoagent.cli import cli
+from autoagent.serve.access import Access
 from autoagent.serve.app import create_app
 from autoagent.serve.service import TaskService
 from autoagent.settings import Settings
@@ -21,6 +22,8 @@ from .scripted import act
 
 TASKS = "/ap/v1/agent/tasks"
 SETTINGS = Settings(model="openai:gpt-4o-mini", use_memory=False)
+TOKEN = "t0ken"
+BASE_URL = "http://127.0.0.1:8000"  # the Host the server answers to on a loopback bind
 
 
 @pytest.fixture(autouse=True)
@@ -29,8 +32,11 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
 
-def client(settings: Settings = SETTINGS, token: str | None = None, service: TaskService | None = None) -> TestClient:
-    return TestClient(create_app(settings, token=token, service=service))
+def client(settings: Settings = SETTINGS, token: str | None = TOKEN, service: TaskService | None = None,
+           send_token: bool = True) -> TestClient:
+    """A loopback server's client; it sends the token unless told not to (token None: the --no-token opt-out)."""
+    headers = {"Authorization": f"Bearer {token}"} if token and send_token else {}
+    return TestClient(create_app(settings, Access(token=token), service=service), base_url=BASE_URL, headers=headers)
 
 
 def step(http: TestClient, task_id: str, answer: str | None = None) -> dict[str, Any]:
@@ -131,15 +137,15 @@ def test_a_restarted_server_lists_and_continues_its_tasks(backend: FakeBackend) 
 
 
 def test_a_token_is_required_when_set(backend: FakeBackend) -> None:
-    http = client(token="s3cret")
+    http = client(token="s3cret", send_token=False)
     assert http.get(TASKS).status_code == 401
     assert http.get(TASKS, headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert http.get(TASKS, headers={"Authorization": "Bearer s3cret"}).status_code == 200
 
 
 def test_serving_beyond_loopback_needs_a_token() -> None:
-    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0"])
-    assert result.exit_code == 2 and "give a --token" in result.stderr
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--no-token"])
+    assert result.exit_code == 2 and "--no-token is for loopback only" in result.stderr
 
 
 def test_uploads_stay_in_the_workspace(backend: FakeBackend) -> None:
@@ -173,7 +179,7 @@ def test_on_the_embedded_model_a_step_waits_its_turn_and_says_so(backend: FakeBa
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1"])
-def test_loopback_needs_no_token(host: str) -> None:
+def test_loopback_names(host: str) -> None:
     from autoagent.commands.serve import is_loopback
 
     assert is_loopback(host) and not is_loopback("0.0.0.0") and not is_loopback("10.0.0.1")

@@ -303,13 +303,16 @@ def test_batch_runs_it_with_the_command_line_s_permission(backend: FakeBackend, 
 def test_serve_asks_before_it_runs(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:
     from fastapi.testclient import TestClient
 
+    from autoagent.serve.access import Access
     from autoagent.serve.app import create_app
     from autoagent.settings import Settings
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # the web tools' embeddings are built (never used)
     code = "open('made.txt', 'w').write('made')"
     backend.replies.extend([act("python", "write it", code=code), act("FINISH"), "made it"])
-    http = TestClient(create_app(Settings(model="openai:gpt-4o-mini", use_memory=False, allow_python=True)))
+    http = TestClient(create_app(Settings(model="openai:gpt-4o-mini", use_memory=False, allow_python=True),
+                                 Access(token="t0ken")), base_url="http://127.0.0.1:8000",
+                      headers={"Authorization": "Bearer t0ken"})
     tasks = "/ap/v1/agent/tasks"
     task_id = http.post(tasks, json={"input": "make a file"}).json()["task_id"]
     workspace = http.app.state.service.workspace(task_id)  # type: ignore[attr-defined]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 import click
 
+from ..serve.access import is_loopback
 from .run_options import settings_options
 
 EPILOG = """\b
@@ -17,39 +17,78 @@ has status "running" and asks for y, n or feedback as the next step's input (--y
 Each task has its own workspace and transcript under $AUTOAGENT_HOME/serve/tasks/<id>/ and
 $AUTOAGENT_HOME/runs/; a restarted server lists its tasks and continues them. On the embedded model
 the steps of several tasks queue for the one model, and a step that waited says so.
+
+\b
+Every request, /docs included, carries the token (Authorization: Bearer <token>): without
+--token or AUTOAGENT_SERVE_TOKEN the server makes one and keeps it in $AUTOAGENT_HOME/serve/token
+(0600). The Host header must be a loopback name, the address served on or an --allow-host name
+(else 400); a request from a web page of another origin may not change anything (403) unless
+--allow-origin names it. A JSON body over 1 MiB, an input over 100,000 characters or an upload
+over --max-upload-mb gets 413.
 """
 
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` is this machine only (localhost, 127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+__all__ = ["is_loopback", "serve"]
 
 
 @click.command("serve", epilog=EPILOG, context_settings={"show_default": True})
 @click.option("--host", default="127.0.0.1", envvar="AUTOAGENT_SERVE_HOST", show_envvar=True,
-              help="Address to listen on; any other than loopback needs --token.")
+              help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, envvar="AUTOAGENT_SERVE_PORT", show_envvar=True,
               help="Port to listen on.")
 @click.option("--token", envvar="AUTOAGENT_SERVE_TOKEN", show_envvar=True,
-              help="Bearer token every request must carry (Authorization: Bearer <token>); required unless --host is "
-                   "loopback.")
+              help="Bearer token every request must carry [default: made once, kept in $AUTOAGENT_HOME/serve/token]. "
+                   "Given as this flag it is visible to every local user in /proc/<pid>/cmdline: prefer "
+                   "AUTOAGENT_SERVE_TOKEN or the kept file.")
+@click.option("--no-token", is_flag=True,
+              help="Loopback only: serve without a token, so that any account on this machine can drive the agent.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", envvar="AUTOAGENT_SERVE_ALLOW_HOSTS",
+              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any).")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              envvar="AUTOAGENT_SERVE_ALLOW_ORIGINS", show_envvar=True,
+              help="A web page origin (http://localhost:3000) allowed to change state, with CORS (repeatable).")
+@click.option("--max-upload-mb", type=click.IntRange(min=1), default=100, envvar="AUTOAGENT_SERVE_MAX_UPLOAD_MB",
+              show_envvar=True, help="Largest artifact upload, in MiB (413 past it).")
+@click.option("--max-live-tasks", type=click.IntRange(min=1), default=8, envvar="AUTOAGENT_SERVE_MAX_LIVE_TASKS",
+              show_envvar=True,
+              help="Runs held in memory at once; past it the least recently used idle one is closed, and its "
+                   "task's next step resumes it from its transcript.")
 @settings_options
-def serve(host: str, port: int, token: str | None, **options: Any) -> None:
+def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: tuple[str, ...],
+          allow_origins: tuple[str, ...], max_upload_mb: int, max_live_tasks: int, **options: Any) -> None:
     """Serve the agent over HTTP through the Agent Protocol (tasks, steps, artifacts)."""
-    if not token and not is_loopback(host):
-        raise click.UsageError(f"--host {host} reaches beyond this machine: give a --token (or AUTOAGENT_SERVE_TOKEN) "
-                               "that every request must carry")
+    if no_token and not is_loopback(host):
+        raise click.UsageError(f"--no-token is for loopback only; --host {host} reaches beyond this machine, so every "
+                               "request must carry a token")
+    if no_token and token:
+        raise click.UsageError("--no-token and a token (--token or AUTOAGENT_SERVE_TOKEN) contradict each other")
     import uvicorn
 
+    from ..serve.access import Access, host_name, stored_token, token_path
     from ..serve.app import create_app
+    from ..serve.limits import MIB, Limits
     from .run import settings_from_options
 
-    app = create_app(settings_from_options(options), token=token or None)
+    made = not no_token and not token
+    if made:
+        token = stored_token()
+    access = Access(token=None if no_token else token, bind=host,
+                    hosts=frozenset(host_name(name) if name != "*" else name for name in _split(allow_hosts)),
+                    origins=frozenset(origin.rstrip("/").lower() for origin in _split(allow_origins)))
+    limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
+    app = create_app(settings_from_options(options), access, limits=limits)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"autoagent serve: http://{shown}:{port}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
+    if no_token:
+        click.echo("  no token (--no-token): any account on this machine can drive the agent", err=True)
+    elif made:
+        click.echo(f"  token: {token}\n  kept in {token_path()} (0600); send it with every request, e.g.\n"
+                   f"  curl -H \"Authorization: Bearer $(cat {token_path()})\" http://{shown}:{port}/ap/v1/agent/tasks\n"
+                   f"  docs: http://{shown}:{port}/docs?token=<token>", err=True)
+    else:
+        click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    """Repeated options, and an environment variable's space- or comma-separated list."""
+    return [part for value in values for part in value.replace(",", " ").split() if part]

@@ -1,18 +1,22 @@
-"""The Agent Protocol v1 routes (FastAPI): tasks, steps and artifacts under /ap/v1, behind a bearer token when the
-server has one."""
+"""The Agent Protocol v1 routes (FastAPI): tasks, steps and artifacts under /ap/v1, behind the access rules (host,
+origin, token: access.py) and the size limits (limits.py), the docs pages included."""
 
 from __future__ import annotations
 
 import contextlib
-import hmac
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from starlette.exceptions import HTTPException
 
 from .. import __version__
 from . import artifacts as files
+from .access import Access, AccessGuard
+from .limits import BodyLimit, Limits
 from .schema import (
     Artifact,
     Step,
@@ -25,6 +29,7 @@ from .schema import (
     page,
 )
 from .service import TaskFinished, TaskService
+from .sessions import TaskBusy, TooManyLiveTasks
 from .store import TaskNotFound
 
 if TYPE_CHECKING:
@@ -35,42 +40,53 @@ Page = Annotated[int, Query(ge=1)]
 PageSize = Annotated[int, Query(ge=1, le=100)]
 
 
-def create_app(settings: Settings, token: str | None = None, service: TaskService | None = None) -> FastAPI:
-    """The server's application; every route needs `Authorization: Bearer <token>` when `token` is set."""
-    service = service or TaskService(settings)
-
-    def authorized(request: Request) -> None:
-        if token is None:
-            return
-        given = request.headers.get("authorization", "")
-        scheme, _, value = given.partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token.encode()):
-            raise HTTPException(401, "a bearer token is required: Authorization: Bearer <token>",
-                                headers={"WWW-Authenticate": "Bearer"})
+def create_app(settings: Settings, access: Access, service: TaskService | None = None,
+               limits: Limits | None = None) -> FastAPI:
+    """The server's application, every path behind `access` (host, origin and token) and `limits`."""
+    limits = limits or Limits()
+    service = service or TaskService(settings, limits=limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
         service.close()  # paused runs end as interrupted; a restarted server continues them
 
-    app = FastAPI(title="autoagent", version=__version__, dependencies=[Depends(authorized)], lifespan=lifespan,
+    app = FastAPI(title="autoagent", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="autoagent through the Agent Protocol v1 (https://agentprotocol.ai).")
     app.state.service = service
+    if access.origins:  # pages from these origins may call the API, with the token
+        app.add_middleware(CORSMiddleware, allow_origins=sorted(access.origins), allow_methods=["*"],
+                           allow_headers=["*"])
+    app.add_middleware(BodyLimit, limits=limits)
+    app.add_middleware(AccessGuard, access=access)  # the outermost: nothing runs for a refused request
+
+    def answer(status: int) -> object:
+        return lambda _, err: JSONResponse({"message": str(err)}, status_code=status)
 
     @app.exception_handler(HTTPException)
     def http_error(_: Request, err: HTTPException) -> JSONResponse:
         return JSONResponse({"message": str(err.detail)}, status_code=err.status_code, headers=err.headers)
 
-    @app.exception_handler(TaskNotFound)
-    def not_found(_: Request, err: TaskNotFound) -> JSONResponse:
-        return JSONResponse({"message": str(err)}, status_code=404)
+    app.add_exception_handler(TaskNotFound, answer(404))  # type: ignore[arg-type]
+    app.add_exception_handler(TaskFinished, answer(409))  # type: ignore[arg-type]
+    app.add_exception_handler(TaskBusy, answer(409))  # type: ignore[arg-type]
+    app.add_exception_handler(TooManyLiveTasks, answer(503))  # type: ignore[arg-type]
 
-    @app.exception_handler(TaskFinished)
-    def finished(_: Request, err: TaskFinished) -> JSONResponse:
-        return JSONResponse({"message": str(err)}, status_code=409)
+    def docs_source(request: Request) -> str:
+        token = request.query_params.get("token")  # the page's own requests carry the token it was opened with
+        return f"/openapi.json?token={token}" if token else "/openapi.json"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs(request: Request) -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url=docs_source(request), title="autoagent: Agent Protocol v1")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(request: Request) -> HTMLResponse:
+        return get_redoc_html(openapi_url=docs_source(request), title="autoagent: Agent Protocol v1")
 
     @app.post(f"{PREFIX}/tasks", response_model=Task)
     def create_agent_task(body: TaskRequestBody | None = None) -> Task:
+        limits.check_input((body.input if body else None), "task's input")
         try:
             return service.create(body or TaskRequestBody())
         except ValueError as err:
@@ -78,7 +94,7 @@ def create_app(settings: Settings, token: str | None = None, service: TaskServic
 
     @app.get(f"{PREFIX}/tasks", response_model=TaskListResponse)
     def list_agent_tasks(current_page: Page = 1, page_size: PageSize = 10) -> TaskListResponse:
-        tasks, pagination = page(service.tasks(), current_page, page_size)
+        tasks, pagination = service.tasks(current_page, page_size)
         return TaskListResponse(tasks=tasks, pagination=pagination)
 
     @app.get(f"{PREFIX}/tasks/{{task_id}}", response_model=Task)
@@ -92,6 +108,7 @@ def create_app(settings: Settings, token: str | None = None, service: TaskServic
 
     @app.post(f"{PREFIX}/tasks/{{task_id}}/steps", response_model=Step)
     def execute_agent_task_step(task_id: str, body: StepRequestBody | None = None) -> Step:
+        limits.check_input((body.input if body else None), "step's input")
         return service.execute(task_id, body or StepRequestBody())
 
     @app.get(f"{PREFIX}/tasks/{{task_id}}/steps/{{step_id}}", response_model=Step)
@@ -105,15 +122,16 @@ def create_app(settings: Settings, token: str | None = None, service: TaskServic
         return TaskArtifactsListResponse(artifacts=found, pagination=pagination)
 
     @app.post(f"{PREFIX}/tasks/{{task_id}}/artifacts", response_model=Artifact)
-    async def upload_agent_task_artifacts(task_id: str, file: Annotated[UploadFile, File()],
-                                          relative_path: Annotated[str | None, Form()] = None) -> Artifact:
-        service.record(task_id)
-        try:
-            target, relative = files.upload_path(service.workspace(task_id), relative_path,
-                                                 file.filename or "upload")
-        except files.BadArtifactPath as err:
+    def upload_agent_task_artifacts(task_id: str, file: Annotated[UploadFile, File()],
+                                    relative_path: Annotated[str | None, Form()] = None) -> Artifact:
+        workspace = service.workspace(task_id)
+        try:  # copied from the spooled upload in pieces, through the file tools' own checks
+            relative = files.save_upload(workspace, relative_path, file.filename or "upload", file.file,
+                                         limits.artifact_bytes)
+        except files.TooLarge as err:
+            raise HTTPException(413, str(err)) from None
+        except ValueError as err:
             raise HTTPException(400, str(err)) from None
-        target.write_bytes(await file.read())
         record = service.record(task_id)
         if relative not in record.uploaded:
             record.uploaded.append(relative)
@@ -121,10 +139,17 @@ def create_app(settings: Settings, token: str | None = None, service: TaskServic
         return files.artifact(relative, record.uploaded)
 
     @app.get(f"{PREFIX}/tasks/{{task_id}}/artifacts/{{artifact_id}}")
-    def download_agent_task_artifact(task_id: str, artifact_id: str) -> FileResponse:
-        path = files.find(service.workspace(task_id), artifact_id)
-        if path is None:
+    def download_agent_task_artifact(task_id: str, artifact_id: str) -> StreamingResponse:
+        workspace = service.workspace(task_id)
+        relative = files.find(workspace, artifact_id)
+        if relative is None:
             raise TaskNotFound(f"task {task_id} has no artifact with id {artifact_id!r}")
-        return FileResponse(path, media_type="application/octet-stream", filename=path.name)
+        try:
+            chunks = files.read_chunks(workspace, relative)
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        name = relative.rsplit("/", 1)[-1]
+        return StreamingResponse(chunks, media_type="application/octet-stream",
+                                 headers={"Content-Disposition": files.disposition(name)})
 
     return app

@@ -7,14 +7,16 @@ import json
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import AutoAgentError
 from . import artifacts as files
-from .schema import Status, Step, StepRequestBody, Task, TaskRequestBody
+from .limits import Limits
+from .schema import Pagination, Status, Step, StepRequestBody, Task, TaskRequestBody, page
 from .session import GO, Pause, RunDriver, run_task
+from .sessions import Sessions
 from .store import TaskNotFound, TaskRecord, TaskStore
 
 if TYPE_CHECKING:
@@ -30,30 +32,14 @@ class TaskFinished(AutoAgentError):
     """The task's run finished: there is no next step."""
 
 
-@dataclass
-class _Session:
-    """A task's run while this server runs it."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)  # one step of a task at a time
-    driver: RunDriver | None = None
-
-    @property
-    def pause(self) -> Pause | None:
-        """Where the run waits for the client, when it is under way."""
-        driver = self.driver
-        if driver is None or driver.waiting_for is None or driver.waiting_for.kind == "end":
-            return None
-        return driver.waiting_for
-
-
 class TaskService:
     """Every task of the server, stored under $AUTOAGENT_HOME/serve/tasks."""
 
-    def __init__(self, settings: Settings, store: TaskStore | None = None) -> None:
+    def __init__(self, settings: Settings, store: TaskStore | None = None, limits: Limits | None = None) -> None:
         self.settings = settings
         self.store = store or TaskStore()
-        self._sessions: dict[str, _Session] = {}
-        self._sessions_lock = threading.Lock()
+        self.limits = limits or Limits()
+        self.sessions = Sessions(self.limits.live_tasks)
         # One embedded model in this process: a step holds it from its first model call to its last.
         self.model_lock = threading.Lock() if settings.resolved_model().startswith("local") else None
 
@@ -68,9 +54,10 @@ class TaskService:
         """One task with its artifacts."""
         return self._task(self.store.get(task_id))
 
-    def tasks(self) -> list[Task]:
-        """Every task, oldest first."""
-        return [self._task(record) for record in self.store.all()]
+    def tasks(self, current_page: int = 1, page_size: int = 10) -> tuple[list[Task], Pagination]:
+        """One page of the tasks, oldest first; only that page's tasks are read."""
+        ids, pagination = page(self.store.ids(), current_page, page_size)
+        return [self._task(self.store.get(task_id)) for task_id in ids], pagination
 
     def steps(self, task_id: str) -> list[Step]:
         """A task's steps, in order."""
@@ -87,7 +74,7 @@ class TaskService:
     def execute(self, task_id: str, body: StepRequestBody) -> Step:
         """The task's next step: the run starts, goes on, or (with this input as the answer) leaves its approval."""
         record = self.store.get(task_id)
-        session = self._session(task_id)
+        session = self.sessions.get(task_id)
         with session.lock:
             record = self.store.get(task_id)
             if record.state == "finished":
@@ -97,8 +84,9 @@ class TaskService:
                 again = Pause("approval", tool=pause.tool, args=pause.args, thought=pause.thought)
                 return self._save(record, body, again, 0.0, set())
             if pause is None:
-                if session.driver is not None and session.driver.thread is not None:
-                    session.driver.thread.join(timeout=30)  # the run that just ended lets go of its transcript
+                session.end()  # the run that just ended lets go of its transcript
+                self.sessions.make_room(session)
+                session.hold(self.store.directory / task_id)  # before anything is written: another server may run it
                 session.driver = self._driver(record)
             driver = session.driver
             assert driver is not None
@@ -113,16 +101,15 @@ class TaskService:
                 if self.model_lock is not None:
                     self.model_lock.release()
             written = files.changed(before, files.list_files(workspace))
-            return self._save(record, body, next_pause, queued, written)
+            step = self._save(record, body, next_pause, queued, written)
+            if next_pause.kind == "end":
+                session.end()  # the run is over: its thread and its lock go
+            return step
 
     def close(self) -> None:
         """Stop every paused run (the server stops): each transcript says interrupted, and the task continues
         when a restarted server is asked for its next step."""
-        with self._sessions_lock:
-            sessions = list(self._sessions.values())
-        for session in sessions:
-            if session.driver is not None:
-                session.driver.stop()
+        self.sessions.close()
 
     def workspace(self, task_id: str) -> Path:
         """The task's workspace folder (the task must exist)."""
@@ -136,10 +123,6 @@ class TaskService:
     def _task(self, record: TaskRecord) -> Task:
         return Task(task_id=record.task_id, input=record.input, additional_input=record.additional_input,
                     artifacts=files.artifacts(self.store.workspace(record.task_id), record.uploaded))
-
-    def _session(self, task_id: str) -> _Session:
-        with self._sessions_lock:
-            return self._sessions.setdefault(task_id, _Session())
 
     def _hold_model(self) -> float:
         """Take the embedded model (when there is one): the seconds this step waited for it."""

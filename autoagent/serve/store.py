@@ -1,6 +1,7 @@
 """The server's tasks on disk, so a restarted server lists and continues them: under
 $AUTOAGENT_HOME/serve/tasks/<task-id>/, `task.json` (the task and its run), `steps.jsonl` (the Agent Protocol steps,
-appended; a later line for the same step id replaces it) and `workspace/` (the task's files)."""
+appended; a later line for the same step id replaces it) and `workspace/` (the task's files); `tasks/index` lists the
+ids in the order they were made, so a page of the list reads only its own tasks. Folders are 0700, files 0600."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AutoAgentError
-from ..paths import autoagent_home, private_dir
+from ..paths import autoagent_home, private_dir, private_file
 
 
 class TaskNotFound(AutoAgentError):
@@ -48,15 +49,22 @@ class TaskStore:
         """A new task, with its empty workspace."""
         record = TaskRecord(str(uuid.uuid4()), text, additional_input,
                             datetime.now(timezone.utc).isoformat(timespec="microseconds"))
+        if not (self.directory / INDEX).is_file():
+            self.ids()  # an index older servers did not keep is made first
+        for folder in (self.directory.parent, self.directory, self.directory / record.task_id):
+            private_dir(folder)  # each one 0700, not only the last
         private_dir(self.workspace(record.task_id))
         self.save(record)
+        _append_line(self.directory / INDEX, record.task_id)
         return record
 
     def save(self, record: TaskRecord) -> None:
         """Write the task's record (atomically: a killed server leaves the old or the new one)."""
         path = private_dir(self.directory / record.task_id) / "task.json"
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(asdict(record), ensure_ascii=False), encoding="utf-8")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(json.dumps(asdict(record), ensure_ascii=False))
         os.replace(temporary, path)
 
     def get(self, task_id: str) -> TaskRecord:
@@ -68,10 +76,22 @@ class TaskStore:
 
     def all(self) -> list[TaskRecord]:
         """Every task, oldest first."""
-        if not self.directory.is_dir():
-            return []
-        records = [self.get(path.name) for path in self.directory.iterdir() if (path / "task.json").is_file()]
-        return sorted(records, key=lambda record: record.created)
+        return [self.get(task_id) for task_id in self.ids()]
+
+    def ids(self) -> list[str]:
+        """Every task's id, oldest first, from the index (made from the tasks themselves when missing)."""
+        index = self.directory / INDEX
+        if not index.is_file():
+            if not self.directory.is_dir():
+                return []
+            records = [self.get(path.name) for path in self.directory.iterdir()
+                       if _safe_id(path.name) and (path / "task.json").is_file()]
+            private_file(index)
+            for record in sorted(records, key=lambda record: record.created):
+                _append_line(index, record.task_id)
+        listed = dict.fromkeys(line.strip() for line in index.read_text(encoding="utf-8").splitlines())
+        return [task_id for task_id in listed
+                if _safe_id(task_id) and (self.directory / task_id / "task.json").exists()]
 
     def workspace(self, task_id: str) -> Path:
         """The task's own workspace folder."""
@@ -79,11 +99,7 @@ class TaskStore:
 
     def add_step(self, task_id: str, step: dict[str, Any]) -> None:
         """Append a step (or a new version of one) to the task's steps."""
-        path = self.directory / task_id / "steps.jsonl"
-        with path.open("a", encoding="utf-8") as file:
-            file.write(json.dumps(step, ensure_ascii=False) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
+        _append_line(self.directory / task_id / "steps.jsonl", json.dumps(step, ensure_ascii=False))
 
     def steps(self, task_id: str) -> list[dict[str, Any]]:
         """The task's steps in order, each in its latest version; a line torn by a killed server is skipped."""
@@ -97,6 +113,18 @@ class TaskStore:
                     continue
                 steps[step["step_id"]] = step  # a dict keeps the first position of a key
         return list(steps.values())
+
+
+INDEX = "index"
+
+
+def _append_line(path: Path, line: str) -> None:
+    """Append one line to a file readable by the user alone, synced."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(descriptor, "a", encoding="utf-8") as file:
+        file.write(line + "\n")
+        file.flush()
+        os.fsync(file.fileno())
 
 
 def _safe_id(task_id: str) -> bool:

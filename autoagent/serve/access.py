@@ -1,0 +1,160 @@
+"""Who may talk to the server, checked before any route (the docs pages included), as Jupyter Server does: the Host
+header must name this server (against DNS rebinding), a request that changes state must come from no page or an
+allowed origin, and every request carries the bearer token, one the server made and keeps 0600 when none is given."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..paths import autoagent_home, private_dir
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
+DOCS_PATHS = frozenset({"/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this machine only (localhost, 127.0.0.0/8, ::1)."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without its port or brackets, lower case ("[::1]:8000" -> "::1")."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    name = header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+    return name.rstrip(".")
+
+
+@dataclass(frozen=True)
+class Access:
+    """The rules one server applies: its token (None: the loopback opt-out), the host names it answers to and the
+    other origins that may change state."""
+
+    token: str | None
+    bind: str = "127.0.0.1"
+    hosts: frozenset[str] = field(default_factory=frozenset)  # --allow-host: more names ("*": any)
+    origins: frozenset[str] = field(default_factory=frozenset)  # --allow-origin: e.g. http://localhost:3000
+
+    def host_allowed(self, name: str) -> bool:
+        """Loopback names always; the bound address; any IP address on a wildcard bind; the allowed names."""
+        if "*" in self.hosts or name in self.hosts or is_loopback(name):
+            return True
+        if is_loopback(self.bind):
+            return False
+        if self.bind in WILDCARD_BINDS:
+            return _is_ip(name)
+        return name == host_name(self.bind)
+
+    def origin_allowed(self, origin: str, host_header: str) -> bool:
+        """The server's own origin (the page came from it) or one the user allowed; never "null"."""
+        origin = origin.strip().rstrip("/").lower()
+        return origin in self.origins or origin in (f"http://{host_header.lower()}", f"https://{host_header.lower()}")
+
+    def token_given(self, headers: dict[str, str], query: str) -> bool:
+        """Whether the request carries the token: `Authorization: Bearer <token>` (or `?token=` on the docs)."""
+        if self.token is None:
+            return True
+        scheme, _, value = headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
+            return True
+        from urllib.parse import parse_qs
+
+        given = parse_qs(query).get("token", [""])[0]
+        return bool(query) and hmac.compare_digest(given.encode(), self.token.encode())
+
+
+class AccessGuard:
+    """ASGI middleware: Host (400), Origin on state-changing requests (403), then the token (401), for every path."""
+
+    def __init__(self, app: ASGIApp, access: Access) -> None:
+        self.app, self.access = app, access
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        host = headers.get("host", "")
+        method = scope["method"]
+        if not self.access.host_allowed(host_name(host)):
+            await refuse(send, 400, f"this server does not answer to the host name {host_name(host)!r} (a page may be "
+                                    "rebinding its name to this machine); allow a name with --allow-host")
+            return
+        origin = headers.get("origin")
+        if origin is not None and method not in SAFE_METHODS and not self.access.origin_allowed(origin, host):
+            await refuse(send, 403, f"a request from the page at {origin} may not change anything here; allow that "
+                                    "origin with --allow-origin")
+            return
+        preflight = method == "OPTIONS" and "access-control-request-method" in headers  # answered by CORS, inside
+        query = scope.get("query_string", b"").decode("latin-1") if scope["path"] in DOCS_PATHS else ""
+        if not preflight and not self.access.token_given(headers, query):
+            await refuse(send, 401, "a bearer token is required: Authorization: Bearer <token> (autoagent serve "
+                                    "printed it; it is kept in $AUTOAGENT_HOME/serve/token)",
+                         [(b"www-authenticate", b"Bearer")])
+            return
+        await self.app(scope, receive, send)
+
+
+async def refuse(send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Answer with `{"message": ...}` and this status, as the routes' errors do."""
+    body = json.dumps({"message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def token_path() -> Path:
+    """Where the server keeps the token it made: $AUTOAGENT_HOME/serve/token (0600)."""
+    return autoagent_home() / "serve" / "token"
+
+
+def stored_token() -> str:
+    """The kept token, made (0600, in a 0700 folder) when there is none yet or it is empty."""
+    path = token_path()
+    private_dir(path.parent)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        descriptor = -1
+    if descriptor >= 0:
+        with os.fdopen(descriptor, encoding="utf-8") as file:
+            os.fchmod(file.fileno(), 0o600)
+            token = file.read().strip()
+        if token:
+            return token
+    token = secrets.token_urlsafe(32)
+    temporary = path.with_name(f".token.{os.getpid()}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(token + "\n")
+    os.replace(temporary, path)
+    return token
