@@ -67,7 +67,7 @@ class Pages(http.server.BaseHTTPRequestHandler):
     cross_origin_page = ""
     serve_port = 0
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         target = urllib.parse.urlsplit(self.path)
         if target.path == "/cross-origin.html":
             self.answer(self.cross_origin_page)
@@ -78,10 +78,10 @@ class Pages(http.server.BaseHTTPRequestHandler):
         else:
             self.send_error(404)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self.forward()
 
-    def do_OPTIONS(self) -> None:  # noqa: N802
+    def do_OPTIONS(self) -> None:
         self.forward()
 
     def answer(self, page: str) -> None:

@@ -13,7 +13,7 @@ from autoagent.serve.access import Access
 from autoagent.serve.app import create_app
 from autoagent.serve.limits import MIB, Limits
 from autoagent.serve.service import TaskService
-from autoagent.serve.store import TaskStore
+from autoagent.serve.store import TaskRecord, TaskStore
 
 from .cli_backend import FakeBackend
 from .test_serve import BASE_URL, SETTINGS, TASKS, TOKEN, client
@@ -69,7 +69,12 @@ def test_the_task_list_reads_only_its_page(backend: FakeBackend, monkeypatch: py
     made = [http.post(TASKS, json={"input": f"task {number}"}).json()["task_id"] for number in range(25)]
     reads: list[str] = []
     real_get = TaskStore.get
-    monkeypatch.setattr(TaskStore, "get", lambda self, task_id: reads.append(task_id) or real_get(self, task_id))
+
+    def counted_get(self: TaskStore, task_id: str) -> TaskRecord:
+        reads.append(task_id)
+        return real_get(self, task_id)
+
+    monkeypatch.setattr(TaskStore, "get", counted_get)
     second = http.get(TASKS, params={"current_page": 2, "page_size": 10}).json()
     assert [task["task_id"] for task in second["tasks"]] == made[10:20]  # oldest first
     assert second["pagination"] == {"total_items": 25, "total_pages": 3, "current_page": 2, "page_size": 10}
