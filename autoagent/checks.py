@@ -73,6 +73,7 @@ class CheckContext:
     draft: Callable[[], str] = field(repr=False, compare=False)
     tools: Sequence[str] = ()
     sent_back: int = 0  # how often this check already sent this run back: a check may give up after one
+    sample: Callable[[int], Sequence[str]] = field(default=lambda count: (), repr=False, compare=False)
 
     @classmethod
     def of(cls, task: str, steps: Sequence[Step], answer: str, tools: Sequence[str] = ()) -> CheckContext:
@@ -83,6 +84,12 @@ class CheckContext:
     def answer(self) -> str:
         """The drafted final answer (the finish prompt is asked for it on first read)."""
         return self.draft()
+
+    def samples(self, count: int) -> list[str]:
+        """`count` short answers the model gives to the task from the same results, each drawn at a temperature
+        with its own seed (for self-consistency: see autoagent.consistency); the same ones however often asked,
+        and empty where the run cannot draw them (a context built by `of`)."""
+        return list(self.sample(count))[:count]
 
     def with_answer(self, answer: str) -> CheckContext:
         """The same context with `answer` as the draft (a check put it in place of the model's)."""

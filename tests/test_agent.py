@@ -67,7 +67,8 @@ def test_finish_is_case_insensitive() -> None:
     run = agent.execute("say hi")
     assert run.stop_reason is StopReason.FINISHED and run.answer == "nothing to do"
     assert [step.kind for step in run.steps] == [StepKind.FINISH]
-    coached, _ = make_agent(act("finish"), act("Finish"), "nothing to do", coach="on")  # sent back once: no tool ran
+    coached, _ = make_agent(act("finish"), act("Finish"), "nothing to do", "nothing", "nothing",
+                            coach="on")  # sent back once: no tool ran; the answer, said again, stands
     run = coached.execute("say hi")
     assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH]  # both read as FINISH
     assert run.steps[0].check == "coach"

@@ -65,12 +65,43 @@ def test_a_finish_before_any_tool_ran_is_sent_back_once() -> None:
     assert "no tool has run successfully" in llm.prompts[1]
 
 
-def test_a_second_finish_with_no_tool_stands_for_a_task_that_needs_none() -> None:
-    agent, _ = agent_with(act("FINISH"), act("FINISH"), "Hello to you too.")
+def test_a_second_finish_with_no_tool_stands_for_a_task_that_needs_none_when_the_model_says_it_again() -> None:
+    agent, llm = agent_with(act("FINISH"), act("FINISH"), "Hello to you too.", "Hello!", "hello")
 
     result = agent.execute("Say hello.")
 
     assert result.finished and [step.kind for step in result.steps] == [StepKind.REJECTED, StepKind.FINISH]
+    assert result.answer == "Hello to you too." and len(llm.calls) == 5  # two short answers sampled beside it
+
+
+def test_an_answer_from_what_the_model_knows_that_it_does_not_give_again_is_unverified() -> None:
+    @tool
+    def web_search(query: str) -> str:
+        """Search the web."""
+        raise ValueError("no network")
+
+    agent, _ = agent_with(act("web_search", query="capital"), act("FINISH"), act("FINISH"),
+                          "The capital of Australia is Sydney.", "Canberra", "Sydney", tools=[web_search])
+
+    result = agent.execute("What is the capital of Australia?")
+
+    assert result.stop_reason is StopReason.UNVERIFIED and not result.finished
+    assert result.answer == "The capital of Australia is Sydney."  # shown, as unsure
+    assert result.steps[-1].check == "coach" and "did not agree" in result.steps[-1].observation
+
+
+def test_an_answer_from_what_the_model_knows_stands_when_every_sample_agrees_though_the_search_failed() -> None:
+    @tool
+    def web_search(query: str) -> str:
+        """Search the web."""
+        raise ValueError("no network")
+
+    agent, _ = agent_with(act("web_search", query="capital"), act("FINISH"), act("FINISH"),
+                          "The capital of Australia is Canberra.", "Canberra.", "canberra", tools=[web_search])
+
+    result = agent.execute("What is the capital of Australia?")
+
+    assert result.finished and result.answer == "The capital of Australia is Canberra."
 
 
 def test_finishing_when_every_tool_failed_is_not_finished() -> None:

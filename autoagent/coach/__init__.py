@@ -1,5 +1,7 @@
 """Small-model help, one opt-in package: checks that ground a finish in what the tools did, and leads that steer a
-small model to the next part of its task. The core loop reads nothing of the request; the coach does.
+small model to the next part of its task. The core loop reads nothing of the request; the coach does. An answer
+no tool can support (nothing in the request for a tool to take, and no tool worked) stands only when the model
+gives it again (self-consistency: autoagent/consistency.py).
 
 `--coach auto` (the default) turns it on for the embedded model only; `on` and `off` choose for any model.
 Each verdict it gives that changes a run's course is a step of the transcript naming `coach`."""
@@ -11,16 +13,19 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 
 from ..checks import CheckContext, NamedCheck, Verdict
+from ..consistency import consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
-from ..steps import Step
+from ..steps import Step, ran
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
 from .leads import Lead
 from .referee import Referee, answers_itself
-from .verify import Objection, ungrounded_numbers
+from .verify import Objection, mentions, ungrounded_numbers
+from .words import any_of, kinds
+from .writes import is_question
 
 __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
 
@@ -84,8 +89,11 @@ class Coach:
         """The referee's review of a finish as a verdict: sent back with its note, a tool the agent runs first
         (the arithmetic or day the answer rests on), the run stopped unverified, or accepted (maybe with another
         answer: the day or count a tool's result shows)."""
+        told = "premature_finish" in self.referee.raised  # asked once already to run a tool first
         objection, answer = self.referee.review_finish(context.task, long_term_memory, context.steps,
                                                        lambda: context.answer)
+        if told and self._from_knowledge(context, objection):
+            return consistency_verdict(context)
         if objection is None:
             return Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
         check = self.referee.calculation_to_check(objection, answer)
@@ -97,6 +105,18 @@ class Coach:
         return Verdict.send_back(self._note(objection))
 
     name = NAME
+
+    @staticmethod
+    def _from_knowledge(context: CheckContext, objection: Objection | None) -> bool:
+        """Whether the answer can only come from what the model knows: the request gives nothing a tool could
+        take (no number, file, folder or day), no tool has succeeded, and nothing else is amiss but that (or a
+        number no result shows). Such an answer stands only when the model gives it again (self-consistency)."""
+        request = context.task.strip().split("\n\n")[0]
+        if mentions(request) or any(step.success for step in ran(context.steps)):
+            return False
+        if _CHANGE.search(request) and not is_question(request):  # a change asked of tools that all failed
+            return False
+        return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
 
     def answers_itself(self, result: str) -> bool:
         """Whether a tool's result, stood in for a draft that was no answer, answers the question by itself: one
@@ -120,4 +140,5 @@ class Coach:
         return self.prompts.render(objection.template, **objection.variables).strip()
 
 
+_CHANGE = any_of(tuple(verb for verbs in kinds("change").values() for verb in verbs))
 _REPLACED = "the answer states the value the tools' results show"

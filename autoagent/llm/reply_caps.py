@@ -48,10 +48,23 @@ def cap_reply(model: Runnable[Any, BaseMessage], tokens: int) -> Runnable[Any, B
 def takes_max_tokens(model: Runnable[Any, Any]) -> bool:
     """True when the chat model under any bindings declares a `max_tokens` field (passing it to one that
     doesn't, such as ChatOllama, would fail the call)."""
+    return declares(model, "max_tokens")
+
+
+def declares(model: Runnable[Any, Any], name: str) -> bool:
+    """True when the chat model under any bindings declares the field `name` (so a call may pass it)."""
     while isinstance(model, (RunnableBinding, RunnableWithFallbacks)):
         model = model.bound if isinstance(model, RunnableBinding) else model.runnable
     fields = getattr(type(model), "model_fields", {})
-    return "max_tokens" in fields
+    return name in fields
+
+
+def sampling(model: Runnable[Any, BaseMessage], temperature: float, seed: int) -> Runnable[Any, BaseMessage]:
+    """`model` bound to sample at `temperature` with `seed`, as far as its chat model declares either (one that
+    declares neither answers as it always does)."""
+    settings = {name: value for name, value in (("temperature", temperature), ("seed", seed))
+                if declares(model, name)}
+    return model.bind(**settings) if settings else model
 
 
 def ensure_whole(message: BaseMessage) -> None:

@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from ..checks import CheckContext, NamedCheck, VerdictKind
 from ..events import RunObserver
+from ..llm.reply_caps import sampling
 from ..memory.short_term import ShortTermMemory
 from ..prompts import format_prompt
 from ..reply import ThoughtAndAction
@@ -47,6 +48,8 @@ class Finisher(Protocol):
         """A step the agent takes itself for a check's verdict."""
         ...
 
+SAMPLE_TEMPERATURE = 0.7  # how far a sampled answer may stray from the greedy one (self-consistency)
+SHORT_ANSWER_TOKENS = 48  # a sampled answer is the answer alone: a number, a name, a few words
 UNUSABLE = "the model's final answer was the reply format, not an answer, when asked twice"
 CORE = "answer"  # the name the core's own verdict carries: the reply format is not an answer
 
@@ -77,6 +80,17 @@ def write_answer(agent: Finisher, task: str, memory: ShortTermMemory, steps: Seq
     return Written(second, is_answer(second, steps, scaffold=agent.finish_template.template, task=task))
 
 
+def sample_answers(agent: Finisher, task: str, memory: ShortTermMemory, meter: Meter, count: int,
+                   first_seed: int = 1) -> list[str]:
+    """`count` short answers to `task` from the same results as the finish prompt's, each sampled at a
+    temperature with its own seed (a model that takes neither answers as it always does)."""
+    prompt = format_prompt(agent.finish_template, "finish_instruction", task_description=task,
+                           short_term_memory=memory.tool_results().render(agent.prompts))
+    messages: list[BaseMessage] = [HumanMessage(f"{prompt}\n\n{agent.prompts.render('short_answer').strip()}")]
+    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
+            for seed in range(first_seed, first_seed + count)]
+
+
 class FinishReview:
     """The finishes of one run: each drafted answer goes past the checks, each of which may accept it (or put
     another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
@@ -100,7 +114,15 @@ class FinishReview:
             # the coach stands in the last good result for a draft that is no answer; the core says it is unsure
             return written[0].answer if written[0].usable or not self.coach else answer_from_observations(steps)
 
-        context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools))
+        samples: list[str] = []
+
+        def sample(count: int) -> list[str]:  # drawn once a finish, however many checks ask, more when more asked
+            if len(samples) < count:
+                samples.extend(sample_answers(self.agent, task, self.memory, self.meter, count - len(samples),
+                                              first_seed=len(samples) + 1))
+            return samples[:count]
+
+        context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer

@@ -1,0 +1,67 @@
+"""Self-consistency: an answer the model gives from what it knows is taken only when the model gives it again.
+The run draws a few short answers to the same task from the same results, at a temperature (see
+`CheckContext.samples`), and a check accepts the draft only when every one of them agrees with it.
+
+`self_consistency()` is a check anyone may add (`AgentOptions(checks=[self_consistency()])`); the coach runs the
+same test on answers no tool result supports. Two answers agree when what each adds to the request's own words
+(its other words and numbers) is part of what the other adds: "Ottawa." agrees with "The capital of Canada is
+Ottawa.", and "Toronto." does not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .checks import CheckContext, NamedCheck, Verdict
+
+SAMPLES = 2  # short answers drawn beside the draft: three answers in all must agree
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|[\u3400-\u9fff]", re.UNICODE)  # a number, a word, a Han character
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def _tokens(text: str) -> set[str]:
+    """The numbers (without thousands separators), words (lower-cased) and Han characters of `text`."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text).lower()
+    tokens: set[str] = set()
+    for token in _TOKEN.findall(text):
+        tokens.update(_HAN.findall(token) if _HAN.match(token) else [token])
+    return tokens
+
+
+def added(answer: str, task: str) -> set[str]:
+    """What `answer` says that the task's own words do not: its other words, numbers and characters."""
+    return _tokens(answer) - _tokens(task)
+
+
+def agree(first: str, second: str, task: str) -> bool:
+    """Whether two answers to `task` say the same: what one adds to the request is part of what the other adds."""
+    one, other = added(first, task), added(second, task)
+    return one <= other or other <= one
+
+
+def disagreeing(draft: str, samples: Sequence[str], task: str) -> list[str]:
+    """The samples that do not agree with the draft or with each other (empty: all agree)."""
+    answers = [draft, *samples]
+    return [sample for index, sample in enumerate(samples, start=1)
+            if not all(agree(sample, answer, task) for answer in answers[:index])]
+
+
+def consistency_verdict(context: CheckContext, samples: int = SAMPLES) -> Verdict:
+    """Accept the draft when `samples` short answers drawn from the same results all agree with it and each
+    other; else stop the run unverified, with the answers shown."""
+    draft = context.answer  # written first: the samples are drawn beside it
+    drawn = context.samples(samples)
+    if not drawn:  # the run cannot draw any (a context built around a given answer): nothing to compare
+        return Verdict.accept()
+    odd = disagreeing(draft, drawn, context.task)
+    if not odd:
+        return Verdict.accept()
+    shown = " | ".join(" ".join(answer.split())[:80] for answer in [draft, *drawn])
+    return Verdict.stop(f"the model's answers did not agree: {shown}")
+
+
+def self_consistency(samples: int = SAMPLES) -> NamedCheck:
+    """A check: the draft stands only when `samples` short answers sampled from the same results agree with it."""
+    if samples < 1:
+        raise ValueError("self_consistency needs at least one sample")
+    return NamedCheck("self_consistency", lambda context: consistency_verdict(context, samples))
