@@ -1,20 +1,25 @@
 """Where a batch's tasks run: in this process, on a local process pool, or on a Ray cluster; each runner yields
-the result records as the tasks finish, in whatever order they finish."""
+the result records as the tasks finish, in whatever order they finish, and `stop()` ends the tasks under way,
+yielding the records of those that still end within a grace period (Ctrl-C, SIGTERM)."""
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
 import os
-from collections.abc import Generator, Sequence
+import signal
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FuturesTimeout
 from typing import Any
 
 from ..errors import ConfigurationError
 from ..llm.local import THREADS_VARIABLE
-from .worker import Job, bare_record, run_job
+from .orphans import job_interruptible, start_pool_worker
+from .worker import NOT_SETTLED, Job, bare_record, run_job
 
 RAY_MISSING = "--ray needs Ray, which is not installed: pip install 'autoagent[ray]' (or pip install ray)"
+STOP_GRACE_SECONDS = 10.0  # how long a stopped batch waits for its interrupted tasks before killing their workers
 
 
 def failed(job: Job, err: BaseException) -> dict[str, Any]:
@@ -30,12 +35,27 @@ def share_cores(workers: int) -> None:
     os.environ.setdefault(THREADS_VARIABLE, str(max(1, (os.cpu_count() or 1) // workers)))
 
 
+def _start_worker(workers: int, parent: int, stopping: Any) -> None:
+    share_cores(workers)
+    start_pool_worker(parent, stopping)
+
+
+def _pool_job(job: Job) -> dict[str, Any]:
+    """`run_job` in a pool worker: interruptible by the batch while it runs; a job the stopped batch had already
+    queued does not start."""
+    with job_interruptible() as stopped:
+        return bare_record(job, NOT_SETTLED, "") if stopped else run_job(job)
+
+
 class LocalPool:
     """`workers` processes on this machine (spawned, not forked: llama.cpp and threads do not survive a fork);
-    one worker runs in this process."""
+    one worker runs in this process. The workers end with the batch, however it ends (see orphans.py)."""
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: dict[Future[dict[str, Any]], Job] = {}
+        self._stopping: Any = None
 
     def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
         """Each job's result record as it finishes."""
@@ -43,16 +63,44 @@ class LocalPool:
             for job in jobs:
                 yield run_job(job)
             return
-        pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=share_cores, initargs=(self.slots,))
-        futures: dict[Future[dict[str, Any]], Job] = {}
+        context = multiprocessing.get_context("spawn")
+        self._stopping = context.Event()
+        self._pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=context, initializer=_start_worker,
+                                         initargs=(self.slots, os.getpid(), self._stopping))
+        self._futures = {self._pool.submit(_pool_job, job): job for job in jobs}
+        for future in as_completed(self._futures):
+            yield self._record(future)
+        self._pool.shutdown(wait=True)
+
+    def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
+        """No task starts any more and those running are interrupted; the records of those that end within `grace`
+        seconds, then any worker still running is killed."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((pool._processes or {}).values())  # the executor offers no other handle
+        self._stopping.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.pid is not None and process.is_alive():
+                os.kill(process.pid, signal.SIGINT)
+        pending = [future for future in self._futures if not future.done()]
         try:
-            futures = {pool.submit(run_job, job): job for job in jobs}
-            for future in as_completed(futures):
-                error = future.exception()
-                yield failed(futures[future], error) if error is not None else future.result()
-        finally:  # done, Ctrl-C, or the caller stopped reading: queued tasks never start
-            pool.shutdown(wait=True, cancel_futures=True)
+            for future in as_completed(pending, timeout=grace):
+                if not future.cancelled():
+                    yield self._record(future)
+        except FuturesTimeout:
+            pass
+        finally:  # past the grace period, or a second Ctrl-C: no worker outlives the batch
+            for process in processes:
+                if process.is_alive():
+                    process.kill()
+            for process in processes:
+                process.join(timeout=5)
+
+    def _record(self, future: Future[dict[str, Any]]) -> dict[str, Any]:
+        error = future.exception()
+        return failed(self._futures[future], error) if error is not None else future.result()
 
 
 class RayPool:
@@ -70,23 +118,46 @@ class RayPool:
             local: dict[str, Any] = {"num_cpus": workers, "include_dashboard": False} if not address else {}
             ray.init(address=address or None, log_to_driver=False, logging_level=logging.ERROR, **local)
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._pending: dict[Any, Job] = {}
 
     def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
         """Each job's result record as its Ray task finishes."""
         ray = self.ray
         remote = ray.remote(num_cpus=1, max_retries=0)(run_job)
-        pending = {remote.remote(job): job for job in jobs}
+        self._pending = pending = {remote.remote(job): job for job in jobs}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                yield self._record(ref)
+        self._shutdown()
+
+    def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
+        """Interrupt every task under way (a KeyboardInterrupt in its worker) and cancel the queued ones; the records
+        of those that end within `grace` seconds, then the rest are killed."""
+        ray, pending = self.ray, self._pending
         try:
-            while pending:
-                done, _ = ray.wait(list(pending), num_returns=1)
-                for ref in done:
-                    job = pending.pop(ref)
-                    try:
-                        yield ray.get(ref)
-                    except Exception as err:  # the worker died, or the node went away
-                        yield failed(job, err)
+            for ref in pending:
+                ray.cancel(ref, force=False)
+            done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=grace) if pending else ([], [])
+            for ref in done:
+                yield self._record(ref)
         finally:
-            for ref in pending:  # Ctrl-C, or the caller stopped reading
+            for ref in list(pending):
                 ray.cancel(ref, force=True)
-            if self.started:
-                ray.shutdown()
+            self._shutdown()
+
+    def _record(self, ref: Any) -> dict[str, Any]:
+        job = self._pending.pop(ref)
+        try:
+            record: dict[str, Any] = self.ray.get(ref)
+            return record
+        except self.ray.exceptions.TaskCancelledError:
+            return bare_record(job, NOT_SETTLED, "")
+        except Exception as err:  # the worker died, or the node went away
+            return failed(job, err)
+
+    def _shutdown(self) -> None:
+        self._pending = {}
+        if self.started:
+            self.started = False
+            self.ray.shutdown()

@@ -3,8 +3,11 @@ or a Ray cluster; a re-run skips the tasks the results file already holds."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,7 +126,7 @@ def make_job(task: BatchTask, settings: Settings, folder: Path) -> Job:
 
 def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int) -> bool:
     """Run the jobs, appending each result to `out` and showing progress, then the summary; True when
-    interrupted with Ctrl-C."""
+    interrupted with Ctrl-C or SIGTERM."""
     from ..batch.pool import LocalPool, RayPool
     from ..batch.progress import BatchProgress, Tally
     from ..batch.results import ResultsWriter
@@ -133,26 +136,52 @@ def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str |
     tally = Tally(total=len(jobs), skipped=skipped)
     runner = RayPool(ray_address, workers) if ray_address is not None and jobs else LocalPool(workers or 1)
     progress = BatchProgress(tally, runner.slots)
-    interrupted = False
-    results = runner.results(jobs)
-    try:
-        for record in results:
-            if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted (Ctrl-C): the batch stops here
-                interrupted = True
-                break
+
+    def take(record: dict[str, Any]) -> None:
+        if record["stop_reason"] != NOT_SETTLED:  # an interrupted task's record is not written: it runs again
             writer.write(record)
             tally.add(record)
             progress.update(record)
-    except KeyboardInterrupt:
-        interrupted = True
+
+    interrupted = False
+    results = runner.results(jobs)
+    try:
+        with _sigterm_as_interrupt():
+            try:
+                for record in results:
+                    if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted (Ctrl-C): stop here
+                        interrupted = True
+                        break
+                    take(record)
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                results.close()
+                try:
+                    for record in runner.stop():  # the tasks that end while the batch stops are written
+                        take(record)
+                except KeyboardInterrupt:  # a second Ctrl-C: the runner has killed its workers
+                    interrupted = True
     finally:
-        results.close()  # the runner stops its workers
         writer.close()
         progress.close()
     if interrupted:
         click.echo("interrupted: the tasks still running were dropped; run the same command again to continue",
                    err=True)
     return interrupted
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM stops the batch as Ctrl-C does (its workers stopped, finished results written), on the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def exit_code(records: list[dict[str, Any] | None], interrupted: bool) -> int:
