@@ -7,13 +7,9 @@ import re
 from collections.abc import Sequence
 
 from ..steps import Step
+from .request import read_request
 from .verify import mentions, ran, unused_mentions
 
-# Where a request's parts meet: sentence and clause punctuation, also full-width (not a decimal or file-name
-# dot), "then", "and".
-_CLAUSE_BREAK = re.compile(
-    r"[.!?](?:\s+|$)|[,;:\uff0c\uff1b\uff1a\u3002\uff01\uff1f]|\s+(?:and\s+)?then\s+|\s+and\s+|然后|并且", re.I
-)
 _UNQUOTABLE = re.compile(r"[\"'\\\n]")
 CLAUSE_CHARS = 120
 
@@ -21,10 +17,9 @@ CLAUSE_CHARS = 120
 def clause_of(task: str, item: str) -> str:
     """The part of the task's request that gives `item` ("Find 12% of 860, then split that among 5 people" gives
     5 in "split that among 5 people"), without quotes or line breaks, so it can stand in a one-line thought."""
-    request = task.strip().split("\n\n")[0]
-    parts = (part.strip() for part in _CLAUSE_BREAK.split(request))
+    request = read_request(task)  # its parts, where its clauses meet
     given = re.compile(rf"(?<![A-Za-z0-9_.]){re.escape(item.rstrip('/'))}(?![A-Za-z0-9_])")
-    return _quotable(next((part for part in parts if given.search(part)), request))
+    return _quotable(next((part for part in request.parts if given.search(part)), request.text))
 
 
 def _quotable(clause: str) -> str:
@@ -45,8 +40,7 @@ def clauses_after(task: str, steps: Sequence[Step], item: str = "") -> list[str]
     """The parts of the task's request after the last part a successful action took something from (none before
     any did), as `clause_of` writes them; with `item`, only those before the part that gives it ("double the
     number" between "Read input.txt" and "save it to output.txt")."""
-    request = task.strip().split("\n\n")[0]
-    parts = [part.strip() for part in _CLAUSE_BREAK.split(request) if part and part.strip()]
+    parts = read_request(task).parts
     used = set(mentions(task)) - set(unused_mentions(task, [step for step in ran(steps) if step.success]))
     done = [index for index, part in enumerate(parts) if any(item.rstrip("/") in part for item in used)]
     if not done:

@@ -9,20 +9,20 @@ import re
 from dataclasses import dataclass
 
 from ..tools.units import UNIT_WORD, registry, unit_name
+from .words import EN, one_of, words
 
 _NOUN = r"[A-Za-z]{3,}"
 _VALUE = r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)(?![\d.]\d)"
-_HOW_MANY = re.compile(rf"\bhow\s+many\s+(?P<noun>{_NOUN})\b", re.I)
+_HOW_MANY = re.compile(rf"{one_of('asks.how_many', EN)}\s+(?P<noun>{_NOUN})\b", re.I)
 _COUNT = re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\b", re.I)  # "7 bags"
-# how many of one thing another holds: "18 marbles per bag"; "a bag holds 18 marbles", "each car has 4 wheels"
-_VERBS = r"holds|has|contains|carries|fits|takes|needs|uses|makes|lays|gives|weighs|costs"
-_RATES = (re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\s+(?:per|a|an|each|every)\s+(?P<per>{_NOUN})\b", re.I),
-          re.compile(rf"\b(?:a|an|one|each|every)\s+(?P<per>{_NOUN})\s+(?:{_VERBS})\s+{_VALUE}\s+(?P<noun>{_NOUN})\b",
-                     re.I))  # the first that takes a number: "a truck carries 40 crates per trip" is per trip
+# how many of one thing another holds: "18 marbles per bag"; "a bag holds 18 marbles", "each car has 4 wheels" (the
+# words are words.toml's; their order, English's)
+_RATES = (re.compile(rf"{_VALUE}\s+(?P<noun>{_NOUN})\s+{one_of('count.per', EN)}\s+(?P<per>{_NOUN})\b", re.I),
+          re.compile(rf"{one_of('count.one', EN)}\s+(?P<per>{_NOUN})\s+{one_of('count.verbs', EN)}\s+{_VALUE}"
+                     rf"\s+(?P<noun>{_NOUN})\b", re.I))  # the first that takes a number: "a truck carries 40 crates
+# per trip" is per trip
 # the words after a number that count nothing: "17 and 23", "3 times", "5 more"
-_NOT_COUNTED = {"and", "plus", "minus", "times", "divided", "multiplied", "percent", "more", "less", "fewer", "than",
-                "from", "into", "then", "per", "each", "the", "for", "with", "over", "out", "off", "are", "were",
-                "was", "will", "would", "have", "had", "has", "can", "all", "total", "together", "left", "instead"}
+_NOT_COUNTED = frozenset(words("count.not_counted"))
 
 
 @dataclass(frozen=True)

@@ -9,27 +9,24 @@ import re
 from collections.abc import Sequence
 
 from ..steps import Step
-from .verify import counted_day, mentions, ran
-from .writes import asks_for_change
+from .request import read_request
+from .verify import ran
+from .words import ZH, entries, one_of
 
-# a question about a date or a weekday: "what date", "which day", "what is the date", "几号", "星期几"
-_ASKS_DAY = re.compile(r"\b(?:what|which)\s+(?:date|day|weekday)\b|\bwhat\s+is\s+the\s+date\b"
-                       r"|\bwhen\s+(?:is|was|will)\b|几号|几月几|星期几|周几|礼拜几|哪一?天|日期", re.I)
-_ASKS_WEEKDAY = re.compile(r"\bday\s+of\s+the\s+week\b|\bweekday\b|星期几|周几|礼拜几", re.I)
+# a question about a weekday ("which weekday", "星期几")
+_ASKS_WEEKDAY = re.compile(one_of("asks.weekday"), re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_WEEKDAYS = "一二三四五六日"
-_ZH_WEEKDAY = re.compile(r"(?:星期|周|礼拜)([一二三四五六日天])")
+# the days of the week, Monday first: English names stand alone, Chinese ones follow a word for "week" ("星期一")
+_WEEKDAYS = entries("weekdays", "en")
+_ZH_WEEKDAYS = {name: index for index, names in enumerate(entries("weekdays", "zh")) for name in names}
+_ZH_WEEKDAY = re.compile(rf"{one_of('weekday_words', ZH)}({'|'.join(map(re.escape, _ZH_WEEKDAYS))})")
+_MONTHS = [names[0] for names in entries("months", "en")]  # a month's full name, as an answer writes it
 
 
 def day_asked(task: str) -> str:
     """The day counted from today ("two weeks from today", "昨天") that a question about a date or a weekday
     gives, when it gives exactly one; empty otherwise, and for a request to change something."""
-    request = task.strip().split("\n\n")[0]
-    if asks_for_change(request) or not _ASKS_DAY.search(request):
-        return ""
-    days = [item for item in mentions(task) if counted_day(item)]
-    return days[0] if len(days) == 1 else ""
+    return read_request(task).day
 
 
 def reading(day: str, steps: Sequence[Step]) -> Step | None:
@@ -51,14 +48,15 @@ def answer_for_day(answer: str, task: str, steps: Sequence[Step]) -> str:
     if read is None or match is None:
         return answer
     date = dt.date(*map(int, match.groups()))
-    return answer if gives_day(answer, date, weekday=bool(_ASKS_WEEKDAY.search(task))) else read.observation.strip()
+    asks_weekday = bool(_ASKS_WEEKDAY.search(task))  # over the whole task, as it always was: not only the request
+    return answer if gives_day(answer, date, weekday=asks_weekday) else read.observation.strip()
 
 
 def gives_day(answer: str, day: dt.date, weekday: bool = False) -> bool:
     """Whether `answer` gives `day` as a date in a common form ("2026-11-30", "November 30, 2026", "11月30日"),
     or, for a question about a `weekday`, names its weekday and no other."""
     flat = " ".join(answer.split()).casefold()
-    month = day.strftime("%B").casefold()
+    month = _MONTHS[day.month - 1]
     forms = (day.isoformat(), f"{day.year}/{day.month:02d}/{day.day:02d}", f"{day.month}/{day.day}/{day.year}",
              f"{day.month:02d}/{day.day:02d}/{day.year}", f"{month} {day.day}", f"{day.day} {month}",
              f"{month[:3]} {day.day}", f"{day.month}月{day.day}日", f"{day.month}月{day.day}号")
@@ -66,6 +64,6 @@ def gives_day(answer: str, day: dt.date, weekday: bool = False) -> bool:
         return True
     if not weekday:
         return False
-    named = {index for index, name in enumerate(_WEEKDAYS) if name in flat}
-    named |= {_ZH_WEEKDAYS.index(char) if char != "天" else 6 for char in _ZH_WEEKDAY.findall(answer)}
+    named = {index for index, names in enumerate(_WEEKDAYS) if any(name in flat for name in names)}
+    named |= {_ZH_WEEKDAYS[name] for name in _ZH_WEEKDAY.findall(answer)}
     return named == {day.weekday()}

@@ -12,25 +12,20 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..steps import Step, StepKind
 from .clauses import clause_of, clauses_after, next_clause
+from .request import is_question, read_request
 from .verify import counted_day, is_folder, is_percent, mentions, named_tools, ran
-from .writes import asks_for_change, changer, is_question
+from .words import one_of
+from .writes import asks_for_change, changer
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
 MAX_RETRIED_STEPS = 2  # steps led to take whole what the request gives, while no call has worked
 PLAIN_RESULT_CHARS = 40  # a last result this short (and plain) is quoted in a guided thought
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")  # a result that is one number: a led call may build on it
-# the words of arithmetic to do, in a part of a task
-_ARITHMETIC = re.compile(r"\b(?:add|sum|total|plus|subtract|minus|multiply|times|divide|average|mean|product"
-                         r"|difference|percent|square root|power|double|triple|halve|half|twice|square)\b|%"
-                         r"|[加减乘除]|总和|平均|计算|翻倍|一半", re.I)
+# the words of arithmetic to do, in a part of a task (words.toml), or a percent sign
+_ARITHMETIC = re.compile(rf"{one_of('arithmetic')}|%", re.I)
 
 FINDER = "search_files"  # the tool that finds which files mention a text, where the toolbox has it
-# a question which file mentions a word, and the word: "Which file mentions Oslo?", "Which files include the name
-# Ortega?", "哪个文件提到了合同"
-_SEARCHED = re.compile(r"\bwhich\s+(?:\w+\s+)?files?\b.*?\b(?:mentions?|contains?|says?|includes?|talks?\s+about"
-                       r"|refers?\s+to)\s+(?:the\s+(?:word|text|name|phrase)\s+|an?\s+|the\s+)?[\"']?([\w\-]+)"
-                       r"|哪个文件.*?(?:提到|包含|含有|写着|写了)了?\s*[\"'\u201c]?([\w\-]+)", re.I)
 
 
 @dataclass(frozen=True)
@@ -171,9 +166,9 @@ class Leader:
         item = next((item for item in mentions(task)
                      if not is_folder(item) and not _NUMBER.fullmatch(item) and not is_percent(item)
                      and item.lower() not in taken), None)
-        searched = _SEARCHED.search(task.strip().split("\n\n")[0]) if FINDER in self.tools else None
-        if item is None and searched is not None:  # "which file mentions Oslo": the finder, for Oslo
-            item = searched.group(1) or searched.group(2)
+        searched = read_request(task).searched if FINDER in self.tools else ""
+        if item is None and searched:  # "which file mentions Oslo": the finder, for Oslo
+            item = searched
             only = FINDER if item.lower() not in taken else ""
         elif item and counted_day(item) and self.calendar:  # "昨天": the calendar, not the file tool that failed
             only = self.calendar

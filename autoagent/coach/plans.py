@@ -9,9 +9,10 @@ from collections.abc import Sequence
 
 from ..steps import Step
 from .verify import ran
+from .words import one_of
 
-# the part of a thought after "then" (or "after that", "然后", "接着"), up to the end of its sentence
-_THEN = re.compile(r"(?:\b(?:and\s+)?then|\bafter\s+that|然后|接着)\s*,?\s*([^.;!?\u3002\uff1b\uff01\uff1f]+)", re.I)
+# the part of a thought after "then" (or "after that", "然后", "接着": words.toml), up to the end of its sentence
+_THEN = re.compile(rf"{one_of('plan.then')}\s*,?\s*([^.;!?\u3002\uff1b\uff01\uff1f]+)", re.I)
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 CLAUSE_CHARS = 80
 

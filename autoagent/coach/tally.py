@@ -9,14 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..steps import Step
+from .request import read_request
 from .verify import ran
 
-# the kind of file asked about: a file ending (".txt", "text files (.txt)") or a word for one ("Python files")
-_ASKED = (re.compile(r"\bhow\s+many\s+(?:(?P<ending>\.\w{1,8})|(?P<word>[A-Za-z]+))\s+files?\b"
-                     r"(?:\s*\(\s*\*?(?P<named>\.\w{1,8})\s*\))?", re.I),
-          re.compile(r"(?:几个|多少个?)\s*\*?(?P<ending>\.\w{1,8})\s*文件"))
-_ENDINGS = {"text": ".txt", "txt": ".txt", "python": ".py", "markdown": ".md", "csv": ".csv", "json": ".json",
-            "log": ".log", "html": ".html", "pdf": ".pdf", "yaml": ".yaml", "png": ".png", "javascript": ".js"}
 _TALLY = re.compile(r"^In all: (\d+) files? \((?P<kinds>[^)]*)\)", re.M)  # list_files' last line
 _KIND = re.compile(r"(\d+) (\.\w+)")
 _FILE_LINE = re.compile(r"^(?P<name>\S.*?) \([\d,]+ bytes?\)$", re.M)
@@ -34,15 +29,7 @@ class Count:
 
 def asked_ending(task: str) -> str:
     """The file ending a question how many files of a kind asks about (".py" for "Python files"), or empty."""
-    request = task.strip().split("\n\n")[0]
-    for pattern in _ASKED:
-        match = pattern.search(request)
-        if match is None:
-            continue
-        found = match.groupdict()
-        ending = found.get("named") or found.get("ending") or _ENDINGS.get((found.get("word") or "").lower(), "")
-        return ending.lower()
-    return ""
+    return read_request(task).ending
 
 
 def counted(task: str, steps: Sequence[Step]) -> Count | None:

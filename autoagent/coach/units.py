@@ -16,23 +16,31 @@ from typing import TYPE_CHECKING, Any
 
 from ..steps import StopReason
 from ..tools.units import UNIT_WORD, registry, unit_name
-from .counts import Given, counted_givens
+from .counts import Given
+from .request import Request, read_request
 from .settled import NUMBER, UnitCheck, check_arithmetic, check_percent
 from .verify import Objection
+from .words import EN, ZH, one_of, words
 
 if TYPE_CHECKING:
     from pint import UnitRegistry
 
-_PER = r"\s*(?:/|\bper\b|\ban?\b|每)\s*"
+_PER = rf"\s*(?:/|{one_of('per')})\s*"
 _UNIT = rf"(?P<top>{UNIT_WORD})(?:{_PER}(?P<bottom>{UNIT_WORD}))?"
 _QUANTITY = re.compile(rf"(?P<value>{NUMBER})\s*-?\s*{_UNIT}", re.I)
 _BARE_NUMBER = re.compile(NUMBER)
 # Where a request names the unit it wants: "how many seconds", "in km per hour?", "to meters.", "多少秒",
-# "每小时多少公里".
-_ASKED = (re.compile(rf"\bhow\s+many\s+{_UNIT}", re.I),
-          re.compile(rf"\b(?:in|into|to)\s+{_UNIT}\s*(?=[?.!,;:\uff1f\u3002\uff0c]|$)", re.I),
-          re.compile(rf"每\s*(?P<bottom>{UNIT_WORD})\s*(?:多少|几)\s*(?P<top>{UNIT_WORD})", re.I),
-          re.compile(rf"(?:多少|几)\s*{_UNIT}", re.I))
+# "每小时多少公里" (the words are words.toml's; their order, the language's).
+_HOW_MANY, _PER_ZH = one_of("asks.how_many", ZH), one_of("per", ZH)
+_ASKED = (re.compile(rf"{one_of('asks.how_many', EN)}\s+{_UNIT}", re.I),
+          re.compile(rf"{one_of('asks.in_unit', EN)}\s+{_UNIT}\s*(?=[?.!,;:\uff1f\u3002\uff0c]|$)", re.I),
+          re.compile(rf"{_PER_ZH}\s*(?P<bottom>{UNIT_WORD})\s*{_HOW_MANY}\s*(?P<top>{UNIT_WORD})", re.I),
+          re.compile(rf"{_HOW_MANY}\s*{_UNIT}", re.I))
+# the words that ask, before the unit asked for ("每小时多少公里" is asked as "公里每小时"); in listed order and not
+# as whole words, as it always was ("into metres" keeps "to metres")
+_ASKED_PER = re.compile(rf"^({_PER_ZH})\s*(.+?)\s*{_HOW_MANY}\s*(.+)$")
+_ASKING = re.compile("^(?:" + "|".join(r"\s+".join(map(re.escape, asking.split())) for asking in (
+    *words("asks.how_many", EN), *words("asks.in_unit", EN), *words("asks.how_many", ZH))) + r")\s*", re.I)
 MAX_QUANTITIES = 4
 # an answer that does not fit what the units, a percentage or the request's own arithmetic settle
 UNIT_OBJECTIONS = ("unit_mismatch", "percent_mismatch", "arithmetic_mismatch")
@@ -54,15 +62,19 @@ def _pint_unit(match: re.Match[str]) -> str:
 def check_units(task: str) -> UnitCheck | None:
     """What the units of a task's request (its first paragraph) settle about the answer, or None when they do not
     settle it (see the module's docstring)."""
-    request = re.sub(r"(?<=\d),(?=\d{3})", "", task.strip().split("\n\n")[0])
-    found = _unit_givens(request) or counted_givens(request)
+    return read_request(task).unit_check
+
+
+def settle_units(request: Request) -> UnitCheck | None:
+    """What the units of `request` settle about the answer (see `check_units`), or None."""
+    found = _unit_givens(request.plain) or request.counted
     if found is None:
         return None
     givens, target, asked = found
     if not givens or len(givens) > MAX_QUANTITIES:
         return None
     covered = {given.start for given in givens}
-    if any(number.start() not in covered for number in _BARE_NUMBER.finditer(request)):
+    if any(number.start() not in covered for number in _BARE_NUMBER.finditer(request.plain)):
         return None  # a number without a unit may be a count that multiplies
     return _solve(givens, target, " ".join(asked.split()))
 
@@ -118,8 +130,7 @@ def _solve(givens: list[Given], target: str, asked: str) -> UnitCheck | None:
 def _asked_words(asked: str) -> str:
     """The unit asked for, without the words that ask ("how many seconds" gives "seconds", "每小时多少公里"
     "公里每小时")."""
-    asked = re.sub(r"^每\s*(.+?)\s*(?:多少|几)\s*(.+)$", r"\2每\1", asked)
-    return re.sub(r"^(?:how\s+many|in|into|to|多少|几)\s*", "", asked, flags=re.I).rstrip("?.!,;:\uff1f\u3002\uff0c ")
+    return _ASKING.sub("", _ASKED_PER.sub(r"\3\1\2", asked)).rstrip("?.!,;:\uff1f\u3002\uff0c ")
 
 
 def _combined(terms: list[str], signs: tuple[int, ...]) -> str:

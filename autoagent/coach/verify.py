@@ -12,38 +12,12 @@ from fnmatch import fnmatch
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
+from .request import RELATIVE_DAY, read_request
 from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
 _STATED = re.compile(r"(?<![A-Za-z0-9_.\-/])\d+(?:\.\d+)*(?![A-Za-z0-9_])(?!\.[A-Za-z])")  # in an answer
-# A number standing alone (not part of a word or a file name) or a file name with an extension of 2-5 letters.
-_MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
-# A day named from today, which a date tool must take: today itself needs no argument ("what is today's date").
-# A folder the request names ("into the archive folder", "the folder named reports", "移到 archive 文件夹"): a
-# given like a file name, written with a trailing "/" ("archive/"); a path must hold it as a whole part.
-_FOLDERS = (re.compile(r"([A-Za-z0-9_\-]+)\s+(?:folder|directory)\b", re.I),
-            re.compile(r"\b(?:folder|directory)\s+(?:named|called)\s+[\"']?([A-Za-z0-9_\-]+)", re.I),
-            re.compile(r"([A-Za-z0-9_\-]+)\s*(?:文件夹|目录)"))
-# Every file of a kind the request names ("every .tmp file", "all the .log files", "所有 .tmp 文件"): a given
-# written as the pattern of their names ("*.tmp"), which a path takes as it stands or a path it matches does.
-_KIND_OF_FILE = re.compile(r"\b(?:every|each|all(?:\s+(?:of\s+)?the)?)\s+\*?\.([A-Za-z0-9]{1,10})\s+files?\b"
-                           r"|所有(?:的)?\s*\*?\.([A-Za-z0-9]{1,10})\s*文件", re.I)
-_NOT_A_FOLDER_NAME = {"a", "an", "the", "this", "that", "same", "workspace", "current", "new", "parent", "home",
-                      "root", "its", "my", "your", "our", "their", "each", "every", "which", "what", "any", "one",
-                      "other", "another", "empty", "whole", "entire", "working", "output", "base", "top"}
-_COUNT = r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
-_SPAN = r"(?:days?|weeks?|months?|years?)"
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-# ... and counted from today in other words, the longer phrase first: "one week from today", "2 weeks ago", "next
-# friday", "3天后", "下周五"
-_RELATIVE_DAY = re.compile(
-    r"\b(?:the\s+)?day\s+(?:after\s+tomorrow|before\s+yesterday)\b"
-    rf"|\b(?:in\s+)?{_COUNT}\s+{_SPAN}\s+(?:from|after)\s+(?:today|now|tomorrow)\b"  # not "in 9 days": a span
-    rf"|\b{_COUNT}\s+{_SPAN}\s+ago\b|\bnext\s+(?:week|{_WEEKDAY})\b|\b(?:tomorrow|yesterday)\b"
-    r"|\d+\s*(?:天|周|个?星期|个?月)\s*(?:以后|之后|后|以前|之前|前)|下个?(?:周|星期)[一二三四五六日天]?"
-    r"|大后天|后天|明天|昨天|前天", re.I)
-_PERCENT_AFTER = re.compile(r"\s*(?:%|\s(?:percent|per\s+cent)\b)", re.I)  # after a number: it is a percentage
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
 OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
 _CLAIM = re.compile(rf"({OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
@@ -95,27 +69,7 @@ def mentions(task: str) -> list[str]:
     """The numbers, file names, folders ("archive/"), kinds of file ("*.tmp") and days counted from today
     ("tomorrow") a task's request gives (its first paragraph: what follows may be context, such as the REPL's
     earlier exchanges), in order, each once."""
-    request = task.strip().split("\n\n")[0]
-    days = list(_RELATIVE_DAY.finditer(request))
-    within = [match for match in _MENTION.finditer(request)  # the 5 of "5 days ago" is the phrase's, not a given
-              if not any(day.start() <= match.start() < day.end() for day in days)]
-    found = [(match.start(), _as_given(match, request)) for match in within]
-    found += [(match.start(), match.group(0)) for match in days]
-    for match in (match for folder in _FOLDERS for match in folder.finditer(request)):
-        name = match.group(1)
-        if name.lower() not in _NOT_A_FOLDER_NAME and not _NUMBER.fullmatch(name):
-            found.append((match.start(1), f"{name}/"))
-    found += [(match.start(), f"*.{match.group(1) or match.group(2)}") for match in _KIND_OF_FILE.finditer(request)]
-    return list(dict.fromkeys(item for _, item in sorted(found)))
-
-
-def _as_given(match: re.Match[str], request: str) -> str:
-    """A mention as a given: a number the request writes as a percentage is one ("15%" for "15%", "15 percent",
-    "百分之15"), which a call must take as a percentage."""
-    if _NUMBER.fullmatch(match.group(0)) and (_PERCENT_AFTER.match(request, match.end())
-                                              or request[:match.start()].rstrip().endswith("百分之")):
-        return f"{match.group(0)}%"
-    return match.group(0)
+    return list(read_request(task).mentions)
 
 
 def is_percent(item: str) -> bool:
@@ -130,7 +84,7 @@ def is_pattern(item: str) -> bool:
 
 def counted_day(item: str) -> bool:
     """True for a day counted from today, as `mentions` gives it ("two weeks from today", "明天")."""
-    return bool(_RELATIVE_DAY.fullmatch(item))
+    return bool(RELATIVE_DAY.fullmatch(item))
 
 
 def is_folder(item: str) -> bool:
@@ -181,7 +135,7 @@ def _dated(item: str, dated: str) -> bool:
     """Whether a day counted from today in numbers ("10 days from today", "3天后") was taken, in other words, by a
     call that gave a date: its number is in that call's arguments ("today + 10 days")."""
     count = _NUMBER.search(item)
-    return bool(count and _RELATIVE_DAY.fullmatch(item) and re.search(rf"(?<![\d.]){count[0]}(?![\d.])", dated))
+    return bool(count and RELATIVE_DAY.fullmatch(item) and re.search(rf"(?<![\d.]){count[0]}(?![\d.])", dated))
 
 
 def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]) -> bool:

@@ -14,6 +14,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 LANGUAGES = ("en", "zh")
+EN, ZH = ("en",), ("zh",)  # one language's words, for a pattern whose word order is that language's
 
 
 @cache
@@ -49,6 +50,17 @@ def phrase(word: str) -> str:
     """A regular expression for a listed word or phrase: an ASCII one matches whole words, others as written."""
     body = r"\s+".join(re.escape(part) for part in word.split())
     return rf"\b{body}\b" if word.isascii() else body
+
+
+def alternation(listed: tuple[str, ...]) -> str:
+    """A group matching any of `listed` (longest first, so a phrase wins over a word it starts with), to stand in
+    a larger pattern; one that matches nothing when `listed` is empty."""
+    return "(?:" + ("|".join(phrase(word) for word in sorted(listed, key=len, reverse=True)) or "(?!)") + ")"
+
+
+def one_of(key: str, languages: tuple[str, ...] = LANGUAGES) -> str:
+    """A group matching any word listed under `key` in `languages` (see `alternation`)."""
+    return alternation(words(key, languages))
 
 
 def any_of(listed: tuple[str, ...], flags: int = re.I) -> re.Pattern[str]:

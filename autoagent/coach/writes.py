@@ -7,26 +7,21 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from ..action_schema import FILE_NAME, PATH_ARG
+from ..action_schema import PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
+from .request import is_question as is_question  # a part of a request asks something: read as requests are
+from .request import read_request
 from .verify import OPERAND, Objection, is_folder, mentions, ran
-from .words import any_of, kinds, words
+from .words import kinds
 
 TARGET_ARGS = ("path", "destination", "file", "filename", "file_path")  # where a side-effecting tool writes
 _COPIED_CHARS = 20  # a text this long found inside a note the run was given was copied from it
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # arithmetic standing alone, with an operator a date or a phone number does not have ("12 + 30", "271*8", "9 - 4")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
-# A request that asks to change the workspace: a verb of change (words.toml), with a file or folder it names; what
-# each verb does, as the tool that does it is named ("delete_file" for "remove")
+# what each verb of change (words.toml) does, as the tool that does it is named ("delete_file" for "remove")
 _KINDS = kinds("change")
-_CHANGE = any_of(tuple(verb for verbs in _KINDS.values() for verb in verbs))
-_SENTENCE = re.compile(r"(?<=[.?!])\s+|(?<=[\u3002\uff1f\uff01])")  # not the dot of a file name
-# a question asks about the workspace, it changes nothing
-_QUESTION = re.compile(rf"\s*(?:{any_of(words('question_starts')).pattern})|"
-                       rf".*(?:{any_of(words('question_words')).pattern})", re.I)
-_PLACE = re.compile(rf"(?<![\w.\-/]){FILE_NAME.pattern}(?![\w])|\b(?:file|folder|directory)\b|文件", re.I)
 
 
 def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
@@ -111,23 +106,12 @@ def _target(action: Action) -> str | None:
     return None
 
 
-def is_question(text: str) -> bool:
-    """Whether a part of a request asks something ("which of these files is the largest", "后天星期几")."""
-    return bool(_QUESTION.match(text))
-
-
 def asks_for_change(task: str) -> str:
     """The verb of change a task's request (its first paragraph) asks for, in a sentence that names a file or
     folder ("remove" in "Remove draft.md from the folder"), not in a question about one ("Which files did I
     create?"); of several, one that says more than a write ("copy" in "Put a copy of it in backup"); empty when it
     asks for none."""
-    request = task.strip().split("\n\n")[0]
-    for sentence in _SENTENCE.split(request):
-        verbs = [match.group(0).lower() for match in _CHANGE.finditer(sentence)]
-        if verbs and _PLACE.search(sentence) and not _QUESTION.match(sentence):
-            # the verb that says most: "put a copy of notes.md in archive" is a copy, not a write
-            return next((verb for verb in verbs if verb not in _KINDS["write"]), verbs[0])
-    return ""
+    return read_request(task).change
 
 
 def changer(verb: str, writers: Sequence[str]) -> str:
