@@ -14,6 +14,7 @@ from ..errors import AutoAgentError, ModelUnavailableError
 from ..steps import Usage
 from ..transcripts.redact import encodable
 from . import describe_model_error
+from .direct import direct_call
 from .reply_caps import DEFAULT_STEP_TOKENS, RUNAWAY, cap_reply
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
 from .runaway import RunawayGuard, RunawayReplyError
@@ -34,11 +35,12 @@ def invoke_model(
     logged). A streamed reply that degenerates into repetition is stopped and returned as far as it got, with
     finish reason 'runaway'. Our error when the model cannot answer."""
     model = cap_reply(model, reply_tokens)
-    callbacks = merge_callbacks(callbacks, [RunawayGuard()])
+    call = direct_call(model, messages, callbacks, lambda: [RunawayGuard()])  # None: someone listens
+    if call is None:
+        heard = merge_callbacks(callbacks, [RunawayGuard()])
+        call = lambda: model.invoke(messages, config={"callbacks": heard})  # noqa: E731
     try:
-        message = call_with_retries(
-            lambda: model.invoke(messages, config={"callbacks": callbacks}), retry or NO_RETRY, on_retry
-        )
+        message = call_with_retries(call, retry or NO_RETRY, on_retry)
     except RunawayReplyError as stopped:
         message = AIMessage(stopped.text, response_metadata={"finish_reason": RUNAWAY})
     except AutoAgentError:

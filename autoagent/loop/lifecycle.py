@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool
 
 from ..errors import AutoAgentError, ConfigurationError
 from ..events import Broadcast, CallbackObserver, RunObserver, StepTrace
+from ..listeners import unheard_if_silent
 from ..llm.call import merge_callbacks
 from ..prompts import PromptTemplateBuilder
 from ..steps import RunResult, Step, StopReason
@@ -143,7 +144,7 @@ class RunLifecycle:
             raise ConfigurationError(self.not_resumable)
         result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
         events = self._events(verbose, observers)
-        callbacks = merge_callbacks(self.callbacks, callbacks)
+        callbacks = unheard_if_silent(merge_callbacks(self.callbacks, callbacks))  # nothing listening: direct calls
         started = time.monotonic()
         events.on_run_start(result, self.max_thought_steps)
         try:

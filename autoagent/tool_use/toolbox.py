@@ -17,6 +17,7 @@ from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
 from ..transcripts.redact import encodable
 from .approval import Approver, is_read_only
+from .direct import direct_run
 from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -175,9 +176,11 @@ class Toolbox:
         """Invoke an approved tool within its time limit; a failure or a timeout is a failed ToolResult."""
         limit = self.timeout_for(tool)
         tool_input, config = self._tool_input(tool, args), {"callbacks": callbacks}
+        # straight to the tool's code where nothing listens; else through invoke, as LangChain runs it
+        run = direct_run(tool, callbacks) or (lambda given: tool.invoke(given, config=config))  # type: ignore[arg-type]
         try:
             with quoting_in(self.prompts):  # a fence the tool writes speaks the run's language
-                output = call_with_time_limit(lambda: tool.invoke(tool_input, config=config), limit)  # type: ignore[arg-type]
+                output = call_with_time_limit(lambda: run(tool_input), limit)
         except TimeLimitExceeded as late:
             note = "tool_timed_out" if late.stopped else "tool_timed_out_running"
             return self._failed(note, tool=tool.name, seconds=f"{limit:g}")
