@@ -42,7 +42,7 @@ class Settings:
     mode: str = "loop"
     thoughts: str = "auto"
     json_schema: bool = True  # hold JSON replies to their schema where the backend can (constrained decoding)
-    coach: str = "auto"  # small-model help (autoagent/coach/): auto (on for the embedded model), on or off
+    coach: str = "auto"  # small-model help (autoagent/coach/): auto (embedded or small-named model), on or off
     use_memory: bool = True
     yes: bool = False  # run side-effecting tools without asking
     allow_shell: bool = False

@@ -35,3 +35,19 @@ def test_a_request_for_an_edit_asks_for_a_change(request_text, verb):
 
 def test_an_edit_is_done_by_the_tool_that_writes():
     assert changer("replace", ("write_file", "delete_file", "move_file")) == "write_file"
+
+
+@pytest.mark.parametrize(("name", "small"), [
+    ("qwen2.5-coder:1.5b", True), ("qwen2.5:0.5b", True), ("Llama-3.2-1B-Instruct", True),
+    ("llama3.2:3b", False), ("mixtral-8x7b", False), ("gpt-4o-mini", False), ("", False),
+])
+def test_auto_helps_a_model_behind_a_url_whose_name_says_it_is_small(name, small):
+    from langchain_openai import ChatOpenAI
+
+    from autoagent.coach import coach_wanted
+
+    llm = ChatOpenAI(model=name or "unnamed", base_url="http://127.0.0.1:9/v1", api_key="none")
+    if not name:
+        llm.model_name = ""
+    assert coach_wanted("auto", llm) is small
+    assert coach_wanted("off", llm) is False and coach_wanted("on", llm) is True

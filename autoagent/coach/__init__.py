@@ -8,6 +8,7 @@ Each verdict it gives that changes a run's course is a step of the transcript na
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
@@ -32,18 +33,30 @@ __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
 COACH_CHOICES = ("auto", "on", "off")
 CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
 NAME = "coach"  # the name its verdicts carry in the transcript
+SMALL_BILLIONS = 1.5  # the largest model measured to need the coach (the bundled 1.5B), in billions of parameters
+_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[bB](?![A-Za-z0-9])")  # "1.5b" in "qwen2.5-coder:1.5b"
 
 
 def coach_wanted(setting: str, llm: BaseChatModel) -> bool:
-    """Whether the coach helps `llm`: `on`, `off`, or for `auto` the embedded local model only (measured: the
-    bundled 0.5B model needs it; a model behind a URL is trusted as given until measured otherwise)."""
+    """Whether the coach helps `llm`: `on`, `off`, or for `auto` the embedded local model and a model whose name
+    says it is as small as those measured to need it ("qwen2.5-coder:1.5b", "Llama-3.2-1B"): the bundled 0.5B
+    and 1.5B models gained with it on held-out sets, while a capable model had 6 of 10 right answers refused or
+    delayed by it (bench/coach_capable.py). A model behind a URL whose name gives no size is trusted as given."""
     if setting not in COACH_CHOICES:
         raise ValueError(f"unknown coach setting {setting!r} (choose from {', '.join(COACH_CHOICES)})")
     if setting != "auto":
         return setting == "on"
     from ..llm.local import ChatLocalLlama
 
-    return isinstance(llm, ChatLocalLlama)
+    return isinstance(llm, ChatLocalLlama) or small_by_name(llm)
+
+
+def small_by_name(llm: BaseChatModel) -> bool:
+    """Whether the model's name gives its size in parameters, at most SMALL_BILLIONS ("phi-1.5b", "qwen2.5:0.5b";
+    not "mixtral-8x7b", nor a name with no size)."""
+    name = str(getattr(llm, "model_name", None) or getattr(llm, "model", None) or "")
+    sizes = [float(size) for size in _SIZE.findall(name)]
+    return bool(sizes) and max(sizes) <= SMALL_BILLIONS
 
 
 class Coach:

@@ -72,7 +72,8 @@ _OPTIONS = [
                  show_envvar=True,
                  help="Small-model help (autoagent/coach/): checks that ground a finish in the tools' results and "
                       "leads that steer a small model to the task's next part. auto: on for the embedded local "
-                      "model, off for any other; off: the model's own protocol is trusted as given."),
+                      "model and for a model whose name says it has at most 1.5B parameters (qwen2.5:0.5b), off for "
+                      "any other; off: the model's own protocol is trusted as given."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
                  help="Recall summaries of similar past runs, and remember this one ($AUTOAGENT_HOME/memory)."),
     click.option("-y", "--yes/--no-yes", "--continuous", "yes", default=False, envvar="AUTOAGENT_YES",
