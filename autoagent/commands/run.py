@@ -173,19 +173,23 @@ def run_once(
     from ..steps import StopReason
     from ..terminal.display import AnswerPrinter, TerminalDisplay
     from ..transcripts.writer import TranscriptWriter
+    from .interrupts import watched_interrupts
 
     display = TerminalDisplay(show_steps=verbose and not json_output)
     record = (settings or Settings()).to_record()
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
     answer = AnswerPrinter(enabled=not json_output)
-    observers, callbacks = [display, writer, answer], display.callbacks()  # the callbacks hear streamed tokens
     code = codes.OK
     try:
-        if resumed is not None:
-            result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
-                                   run_id=resumed.run_id)
-        else:
-            result = agent.execute(task, observers=observers, callbacks=callbacks)
+        with watched_interrupts() as interrupts:  # Ctrl-C stops the run even where a library swallows it once
+            observers, callbacks = [interrupts, display, writer, answer], display.callbacks()  # tokens streamed
+            if resumed is not None:
+                result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
+                                       run_id=resumed.run_id)
+            else:
+                result = agent.execute(task, observers=observers, callbacks=callbacks)
+        if interrupts.seen:
+            code = codes.INTERRUPTED
     except KeyboardInterrupt:
         result, code = _last_run(agent, task, StopReason.INTERRUPTED, ""), codes.INTERRUPTED
     except AutoAgentError as err:
@@ -197,6 +201,8 @@ def run_once(
         print_json(result)
     else:
         answer.on_answer(result)  # when no event showed it (plan mode)
+    if code == codes.INTERRUPTED and result.finished:
+        click.echo("interrupted: the answer stands, but this run is not remembered", err=True)
     if code == codes.ERROR or result.finished:
         return code
     resumable = result.run_id and getattr(agent, "resumable", False)
