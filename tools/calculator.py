@@ -6,6 +6,7 @@ units ("12 km / 1.5 hours") through pint's parser."""
 
 import math
 import re
+import threading
 from typing import Any
 
 from langchain_core.tools import tool
@@ -45,6 +46,18 @@ class _BoundedParser(Parser):
         raise ValueError("the dice operator 'D' is not supported")
 
 
+_parsers = threading.local()
+
+
+def _parser() -> _BoundedParser:
+    """This thread's parser: a Parser keeps state while it parses (each parse starts it afresh), and building one
+    costs as much as the parse itself."""
+    parser: _BoundedParser | None = getattr(_parsers, "parser", None)
+    if parser is None:
+        parser = _parsers.parser = _BoundedParser()
+    return parser
+
+
 def _describe_parse_error(message: str) -> str:
     """Turn 'parse error [column 3]: parity, expression: 1 +' into plain words."""
     detail = message.split("]: ", 1)[-1].split(", expression:", 1)[0]
@@ -78,7 +91,7 @@ def _evaluate(expression: str) -> int | float:
         raise ValueError(f"the expression is longer than {MAX_EXPRESSION_CHARS} characters")
     if "'" in text or '"' in text:
         raise ValueError("the expression contains quotes; only numbers are allowed, not text")
-    parser = _BoundedParser()  # a Parser keeps state while parsing, so use a fresh one per call
+    parser = _parser()
     try:
         parsed = parser.parse(text)
     except Exception as error:  # the library raises bare Exception for every parse error
