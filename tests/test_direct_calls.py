@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from langchain_core.caches import InMemoryCache
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManagerForLLMRun, Callbacks
 from langchain_core.callbacks.manager import CallbackManagerForToolRun
 from langchain_core.language_models import BaseChatModel
@@ -184,3 +185,26 @@ def test_a_direct_call_takes_what_the_bindings_add() -> None:
         invoke_model(llm.bind(stop=["\nObservation:"]), [HumanMessage("hi")], Usage(), callbacks)
     assert llm.stops == [["\nObservation:"], ["\nObservation:"]]
     assert direct_call(llm.with_config(tags=["mine"]), [HumanMessage("hi")], Unheard(handlers=[]), list) is None
+
+
+class Informed(ScriptedChatModel):
+    """Replies with generation info and an llm_output, as a provider's model does."""
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        result = super()._generate(messages, stop, run_manager, **kwargs)
+        result.generations[0].generation_info = {"finish_reason": "stop", "lc_gateway_metadata": {"x": 1}}
+        result.llm_output = {"model_name": "informed", "finish_reason": "overridden"}
+        return result
+
+
+def test_a_direct_reply_carries_the_same_metadata_and_the_cache_still_answers() -> None:
+    llm = Informed(replies=["a", "a"])
+    replies = [invoke_model(llm, [HumanMessage("hi")], Usage(), heard) for heard in (None, Unheard(handlers=[]))]
+    assert replies[0].response_metadata == replies[1].response_metadata == {
+        "model_name": "informed", "finish_reason": "stop"}
+    assert all(reply.id and reply.id.startswith("lc_run-") and reply.id.endswith("-0") for reply in replies)
+    assert replies[0].usage_metadata == replies[1].usage_metadata and replies[0].text == replies[1].text
+    cached = ScriptedChatModel(replies=["only once"], cache=InMemoryCache())
+    for _ in range(2):  # the second answer comes from the cache: the script has one reply
+        assert invoke_model(cached, [HumanMessage("hi")], Usage(), Unheard(handlers=[])).text == "only once"
