@@ -169,7 +169,8 @@ class ThoughtActionParser(BaseOutputParser[ThoughtAndAction]):
         """Return the reply's ThoughtAndAction or raise ReplyParseError saying what is wrong."""
         try:
             data = json_repair.loads(text) if text.strip() else ""
-            data = json.loads(encodable(json.dumps(data, ensure_ascii=False)))  # a lone `\ud800` escape: U+FFFD
+            if not text.isascii() or "\\u" in text:  # only then can the data hold a lone surrogate: U+FFFD
+                data = json.loads(encodable(json.dumps(data, ensure_ascii=False)))
         except RecursionError:  # nested too deep for any JSON reader: the model hears it and tries again
             raise ReplyParseError("reply_too_deep", text) from None
         if isinstance(data, list):  # wrapped in a list, or split in parts: {"thought": ...} {"action": ...}
