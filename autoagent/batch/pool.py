@@ -8,9 +8,9 @@ import logging
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -43,8 +43,11 @@ def _start_worker(workers: int, parent: int, stopping: Any) -> None:
 def _pool_job(job: Job) -> dict[str, Any]:
     """`run_job` in a pool worker: interruptible by the batch while it runs; a job the stopped batch had already
     queued does not start."""
-    with job_interruptible() as stopped:
-        return bare_record(job, NOT_SETTLED, "") if stopped else run_job(job)
+    try:
+        with job_interruptible() as stopped:
+            return bare_record(job, NOT_SETTLED, "") if stopped else run_job(job)
+    except KeyboardInterrupt:  # a repeated interrupt, while the job was already unwinding from the first
+        return bare_record(job, NOT_SETTLED, "")
 
 
 class LocalPool:
@@ -81,16 +84,16 @@ class LocalPool:
         processes = list((pool._processes or {}).values())  # the executor offers no other handle
         self._stopping.set()
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.pid is not None and process.is_alive():
-                os.kill(process.pid, signal.SIGINT)
-        pending = [future for future in self._futures if not future.done()]
+        pending = {future for future in self._futures if not future.done()}
+        deadline = time.monotonic() + grace
         try:
-            for future in as_completed(pending, timeout=grace):
-                if not future.cancelled():
-                    yield self._record(future)
-        except FuturesTimeout:
-            pass
+            while pending and time.monotonic() < deadline:
+                for process in processes:  # again each second: a client library may swallow one KeyboardInterrupt
+                    if process.pid is not None and process.is_alive():
+                        os.kill(process.pid, signal.SIGINT)
+                done, pending = wait(pending, timeout=min(1.0, max(0.0, deadline - time.monotonic())),
+                                     return_when=FIRST_COMPLETED)
+                yield from (self._record(future) for future in done if not future.cancelled())
         finally:  # past the grace period, or a second Ctrl-C: no worker outlives the batch
             for process in processes:
                 if process.is_alive():
