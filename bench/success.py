@@ -84,7 +84,9 @@ def run_config(tasks: list[Task], config: str, run: Run) -> list[Outcome]:
     from autoagent.cli import cli
 
     mode, protocol = ("plan", "json") if config == "plan" else ("loop", config)
-    folder = Path("bench/out")
+    # one folder per suite, model and coach: two runs at once in one checkout must not share a results file
+    folder = Path("bench/out") / "-".join(part.replace(":", "_").replace("/", "_")
+                                          for part in (run.suite, run.model, run.coach or "default"))
     folder.mkdir(parents=True, exist_ok=True)
     tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
     settings = {"protocol": protocol, "mode": mode, **({"coach": run.coach} if run.coach else {})}
