@@ -62,13 +62,25 @@ def test_the_spec_assembles_and_loads_the_1_5b_weights(
 
 
 @pytest.mark.parametrize("spec", ["local", "local:0.5b"])
-def test_bare_local_and_0_5b_stay_the_default(
-    spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llama_cpp: None, isolated_home: Path
+def test_bare_local_is_the_0_5b_where_the_1_5b_is_not_installed(
+    spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llama_cpp: None, isolated_home: Path,
+    larger_absent: weights.BundledModel,
 ) -> None:
     install_fake_parts(weights.DEFAULT_MODEL, PART_BYTES, tmp_path, monkeypatch)
     model = load_chat_model(spec, progress=None)
     assert isinstance(model, ChatLocalLlama)
     assert model.model_path == str(isolated_home / "models" / weights.WEIGHTS_FILENAME)
+
+
+def test_bare_local_is_the_1_5b_where_it_is_installed_and_0_5b_still_names_the_small_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, larger: weights.BundledModel, llama_cpp: None,
+    isolated_home: Path,
+) -> None:
+    install_fake_parts(weights.DEFAULT_MODEL, PART_BYTES, tmp_path / "base", monkeypatch)
+    assert weights.default_chat_model().name == "1.5b"
+    assert load_chat_model("local", progress=None).model_path == str(isolated_home / "models" / LARGER_FILE)
+    small = load_chat_model("local:0.5b", progress=None).model_path
+    assert small == str(isolated_home / "models" / weights.WEIGHTS_FILENAME)
 
 
 def test_missing_parts_are_one_line_naming_the_extra(larger_absent: weights.BundledModel, llama_cpp: None) -> None:

@@ -136,9 +136,11 @@ def test_local_default_uses_the_bundled_weights(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(local, "llama_cpp_installed", lambda: True)
     bundled = tmp_path / "bundled.gguf"
-    monkeypatch.setattr(weights, "ensure_default_weights", lambda progress=None: bundled)
+    chosen: list[str] = []
+    monkeypatch.setattr(weights, "ensure_weights", lambda model, progress=None: chosen.append(model.name) or bundled)
     model = load_chat_model("local")
     assert isinstance(model, ChatLocalLlama) and model.model_path == str(bundled)
+    assert chosen == [weights.default_chat_model().name]  # the largest bundled model installed here
 
 
 # --- ChatLocalLlama over a fake Llama -------------------------------------------------------------

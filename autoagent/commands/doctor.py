@@ -135,6 +135,10 @@ def check_local(path: str = "") -> list[Check]:
                                "file", "" if good else "point --model local:<path> at a .gguf model")]
     checks += [check_bundled_weights(model, selected=False) for model in weights.BUNDLED_MODELS.values()
                if model.name != weights.DEFAULT_MODEL]
+    if not path:  # which one a bare --model local runs
+        runs = weights.default_chat_model()
+        checks.append(Check("local model", "ok", f"--model local runs {runs.title} (local:{runs.name}); "
+                                                 f"local:{weights.DEFAULT_MODEL} embeds memories"))
     target = models_dir() / weights.WEIGHTS_FILENAME
     if weights.is_verified(target):
         return [*checks, Check("model weights", "ok", f"{target} assembled and sha256-verified")]

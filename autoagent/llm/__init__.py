@@ -77,8 +77,9 @@ def load_chat_model(
 
 
 def _load_local_model(path: str, progress: Callable[[str], None] | None) -> BaseChatModel:
-    """A ChatLocalLlama on the given GGUF, or on bundled weights: the default when `path` is empty, or one a name
-    such as 1.5b picks (a file of that name is ./1.5b); prefix snapshots on."""
+    """A ChatLocalLlama on the given GGUF, or on bundled weights: the largest installed when `path` is empty (see
+    weights.default_chat_model), or one a name such as 1.5b picks (a file of that name is ./1.5b); prefix
+    snapshots on."""
     from autoagent.llm import weights
     from autoagent.llm.local import ChatLocalLlama, llama_cpp_installed
 
@@ -87,7 +88,7 @@ def _load_local_model(path: str, progress: Callable[[str], None] | None) -> Base
         hint = bundled.install_hint if bundled is not None else weights.INSTALL_HINT
         raise ModelUnavailableError(f"the local model needs llama-cpp-python: run {hint}")
     if not path:
-        model_path = weights.ensure_default_weights(progress=progress)
+        model_path = weights.ensure_weights(weights.default_chat_model(), progress=progress)
     elif bundled is not None:
         model_path = weights.ensure_weights(bundled, progress=progress)
     else:

@@ -55,7 +55,11 @@ BUNDLED_MODELS: dict[str, BundledModel] = {
         ),
     )
 }
-DEFAULT_MODEL = "0.5b"  # what a bare `--model local` runs
+DEFAULT_MODEL = "0.5b"  # the base bundled model: always installed with the embedded model, it embeds memories
+# what a bare `--model local` runs: the first of these whose parts are installed (`make install` installs both).
+# Measured on held-out sets (bench/RESULTS.md), the 1.5B gives about twice the 0.5B's task success, at about twice
+# its seconds a step on 2 cores; `--model local:0.5b` keeps the small one.
+CHAT_PREFERENCE = ("1.5b", "0.5b")
 
 # The default model's figures under the names other modules and tests have imported since there was one model.
 WEIGHT_PARTS = BUNDLED_MODELS[DEFAULT_MODEL].parts
@@ -69,6 +73,24 @@ _CHUNK = 4 * 1024 * 1024
 def bundled_model(name: str) -> BundledModel | None:
     """The bundled model `name` (as in local:1.5b, any case) names, else None."""
     return BUNDLED_MODELS.get(name.strip().lower())
+
+
+def installed(model: BundledModel) -> bool:
+    """Whether `model` can be had here: its GGUF assembled and verified, or every part package installed."""
+    if is_verified(models_dir() / model.filename, model):
+        return True
+    try:
+        locate_parts(model)
+    except ModelUnavailableError:
+        return False
+    return True
+
+
+def default_chat_model() -> BundledModel:
+    """The bundled model a bare `--model local` runs: the first of CHAT_PREFERENCE that is installed (the base
+    model when none is, so that its missing parts are what the error names)."""
+    return next((BUNDLED_MODELS[name] for name in CHAT_PREFERENCE if installed(BUNDLED_MODELS[name])),
+                BUNDLED_MODELS[DEFAULT_MODEL])
 
 
 def ensure_default_weights(directory: Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
