@@ -13,6 +13,8 @@ import pytest
 import autoagent
 from autoagent.coach import verify
 from autoagent.coach.request import read_request
+from autoagent.coach.settled import check_arithmetic, check_percent
+from autoagent.coach.units import check_units
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -49,13 +51,13 @@ def test_what_a_request_asks_is_read_in_english_and_chinese(text: str, field: st
 
 
 def test_the_checks_a_request_settles_are_read_from_its_plain_numbers() -> None:
-    units = read_request("What is 2.5 hours in minutes?").unit_check
+    units = check_units("What is 2.5 hours in minutes?")
     assert units is not None and (units.asked, units.value, units.expression) == ("minutes", 150.0, "2.5 * 60")
-    percent = read_request("What is 8 percent of 2,500?").percent_check
+    percent = check_percent("What is 8 percent of 2,500?")
     assert percent is not None and (percent.way, percent.value) == ("8 percent of 2500", 200.0)
-    root = read_request("343 的立方根是多少").arithmetic_check
+    root = check_arithmetic("343 的立方根是多少")
     assert root is not None and root.expression == "343 ^ (1/3)" and round(root.value, 9) == 7
-    assert read_request("Save (7 + 5) * 4 to out.txt").arithmetic_check is None  # a change: its answer may not say
+    assert check_arithmetic("Save (7 + 5) * 4 to out.txt") is None  # a change: its answer may not say
 
 
 def test_only_the_first_paragraph_is_the_request() -> None:

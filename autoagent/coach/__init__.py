@@ -24,7 +24,8 @@ from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
 from .leads import Lead
 from .referee import Referee, answers_itself
-from .verify import Objection, mentions, ungrounded_numbers
+from .request import read_request
+from .verify import Objection, ungrounded_numbers
 from .words import any_of, kinds
 from .writes import is_question
 
@@ -124,10 +125,10 @@ class Coach:
         """Whether the answer can only come from what the model knows: the request gives nothing a tool could
         take (no number, file, folder or day), no tool has succeeded, and nothing else is amiss but that (or a
         number no result shows). Such an answer stands only when the model gives it again (self-consistency)."""
-        request = context.task.strip().split("\n\n")[0]
-        if mentions(request) or any(step.success for step in ran(context.steps)):
+        request = read_request(context.task)
+        if request.mentions or any(step.success for step in ran(context.steps)):
             return False
-        if _CHANGE.search(request) and not is_question(request):  # a change asked of tools that all failed
+        if _CHANGE.search(request.text) and not is_question(request.text):  # a change asked of tools that failed
             return False
         return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
 

@@ -1,21 +1,18 @@
 """The request a task gives (its first paragraph: what follows may be context, such as the REPL's earlier
 exchanges), read once into a typed value: what it mentions, the change it asks for, the day or the kind of file it
-asks about, and what its units, percentages or arithmetic settle. Its words are words.toml data; the patterns here
-hold only their order, which is the language's, and the digits, file names and operators around them."""
+asks about; units.py and settled.py read from it what its units, percentages or arithmetic settle. Its words are
+words.toml data; the patterns here hold only their order, which is the language's, and the digits, file names and
+operators around them."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
 
 from ..action_schema import FILE_NAME
 from .counts import Given, counted_givens
 from .words import EN, ZH, alternation, entries, kinds, one_of, words
-
-if TYPE_CHECKING:
-    from .settled import UnitCheck
 
 READ_REQUESTS = 256  # the requests (and parts of them) kept read: a run asks of its own request many times
 
@@ -139,28 +136,6 @@ class Request:
     def counted(self) -> tuple[list[Given], str, str] | None:
         """The counted things a question how many of them gives, the unit asked and its words (counts.py)."""
         return counted_givens(self.plain)
-
-    # units.py and settled.py read this value, so they are imported when a check is first asked for
-    @cached_property
-    def unit_check(self) -> UnitCheck | None:
-        """What the request's units settle about the answer (units.py), or None."""
-        from .units import settle_units
-
-        return settle_units(self)
-
-    @cached_property
-    def percent_check(self) -> UnitCheck | None:
-        """What a percentage of a number, and nothing else, settles about the answer (settled.py), or None."""
-        from .settled import settle_percent
-
-        return settle_percent(self)
-
-    @cached_property
-    def arithmetic_check(self) -> UnitCheck | None:
-        """What arithmetic the request spells out, and nothing else, settles about the answer (settled.py)."""
-        from .settled import settle_arithmetic
-
-        return settle_arithmetic(self)
 
 
 @lru_cache(maxsize=READ_REQUESTS)

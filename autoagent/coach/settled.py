@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..tools.calculator import evaluate
-from .request import Request, read_request
+from .request import READ_REQUESTS, Request, read_request
 from .verify import OPERAND
 from .words import EN, ZH, alternation, kinds, one_of, words
 
@@ -69,9 +70,10 @@ class UnitCheck:
 def check_percent(task: str) -> UnitCheck | None:
     """What a request that takes a percentage of a number and nothing else settles ("What is 4.5 percent of
     8000?", "480 的 25%": 360 and 120), or None: a request with any other number may go on from it."""
-    return read_request(task).percent_check
+    return settle_percent(read_request(task))
 
 
+@lru_cache(maxsize=READ_REQUESTS)
 def settle_percent(request: Request) -> UnitCheck | None:
     """What `request` settles as a percentage of a number (see `check_percent`), or None."""
     found = [match for pattern in _PERCENT_OF for match in pattern.finditer(request.plain)]
@@ -86,9 +88,10 @@ def check_arithmetic(task: str) -> UnitCheck | None:
     """What a request that spells out arithmetic and gives no other number settles ("What is (25 + 15) * 3?": 120,
     not 25 + 15 * 3; "the cube root of 2744": 14), or None; None too for a request to change the workspace, whose
     answer need not restate the number ("Saved it to out.txt")."""
-    return read_request(task).arithmetic_check
+    return settle_arithmetic(read_request(task))
 
 
+@lru_cache(maxsize=READ_REQUESTS)
 def settle_arithmetic(request: Request) -> UnitCheck | None:
     """What the arithmetic `request` spells out settles (see `check_arithmetic`), or None."""
     if request.change:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Collection
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..steps import StopReason
 from ..tools.units import UNIT_WORD, registry, unit_name
 from .counts import Given
-from .request import Request, read_request
+from .request import READ_REQUESTS, Request, read_request
 from .settled import NUMBER, UnitCheck, check_arithmetic, check_percent
 from .verify import Objection
 from .words import EN, ZH, one_of, words
@@ -62,9 +63,10 @@ def _pint_unit(match: re.Match[str]) -> str:
 def check_units(task: str) -> UnitCheck | None:
     """What the units of a task's request (its first paragraph) settle about the answer, or None when they do not
     settle it (see the module's docstring)."""
-    return read_request(task).unit_check
+    return settle_units(read_request(task))
 
 
+@lru_cache(maxsize=READ_REQUESTS)
 def settle_units(request: Request) -> UnitCheck | None:
     """What the units of `request` settle about the answer (see `check_units`), or None."""
     found = _unit_givens(request.plain) or request.counted
