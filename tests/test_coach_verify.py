@@ -811,14 +811,3 @@ def test_a_day_written_out_as_the_tool_showed_it_is_grounded() -> None:
     for answer in ("It is 6 March 2026.", "It is March 6th, 2026.", "是2026年3月6日。", "It is Mar. 6, 2026."):
         assert ungrounded_numbers(answer, task, [read]) == [], answer
     assert [day.isoformat() for _, day in dates_in("from 30 February 2026 to 1 May 2026")] == ["2026-05-01"]
-
-
-def test_numbers_the_request_writes_in_words_found_a_call_and_its_result_grounds_the_answer() -> None:
-    from autoagent.coach.verify import founded, ungrounded_numbers
-
-    summed = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
-        name="calculator", args={"expression": "12 * 34"})), "408")
-    for task in ("Multiply twelve by thirty-four, please.", "十二乘以三十四是多少"):
-        assert founded(task, [summed]) == [summed], task
-        assert ungrounded_numbers("The product is 408.", task, [summed]) == [], task
-    assert founded("Add two numbers of your choice.", [summed]) == []  # numbers of its own ground nothing

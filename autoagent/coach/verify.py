@@ -12,7 +12,6 @@ from fnmatch import fnmatch
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
-from .numerals import in_digits
 from .request import RELATIVE_DAY, read_request
 from .written_dates import unshown_dates
 
@@ -202,18 +201,11 @@ def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Col
     return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)}, ends=ends)
 
 
-def with_digits(text: str) -> str:
-    """`text`, and after it the same with the numbers it writes in words in digits, where it writes any."""
-    digits = in_digits(text)
-    return text if digits == text else f"{text}\n{digits}"
-
-
 def founded(known: str, steps: Sequence[Step]) -> list[Step]:
     """The calls that ran whose numbers came from somewhere: those whose arguments hold no number, or at least one
     that `known` (the request) or an earlier founded call shows. A call on numbers of its own (an example copied
-    from a tool's description, a figure from the model's head) grounds nothing it gives. Numbers `known` writes in
-    words count as given ("forty-five": see numerals.py)."""
-    seen = {float(number) for number in _NUMBER.findall(with_digits(known).replace(",", ""))}
+    from a tool's description, a figure from the model's head) grounds nothing it gives."""
+    seen = {float(number) for number in _NUMBER.findall(known.replace(",", ""))}
     calls = []
     for step in ran(steps):
         if step.action is None:
@@ -230,7 +222,7 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     """The numbers and days (in any form: see written_dates) `answer` states that appear nowhere in `known`, the
     results of the founded calls (see `founded`) or their arguments."""
     calls = founded(known, steps)
-    evidence = " ".join([with_digits(known), *(step.observation for step in calls),
+    evidence = " ".join([known, *(step.observation for step in calls),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
     runs = _DOTTED.findall(evidence.replace(",", ""))
     values = {float(run) for run in runs if run.count(".") <= 1}
