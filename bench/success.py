@@ -12,6 +12,7 @@ says finished but the check fails. Writes one JSON line per run (with its suite,
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import os
@@ -25,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tasks import TASKS, Task
+from tasks import RUN_DAY, TASKS, Task
 from tasks_fresh import FRESH_1, FRESH_2
 from tasks_fresh3 import FRESH_3
 from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
@@ -114,6 +115,8 @@ def check(task: Task, config: str, record: dict[str, object], run: Run) -> Outco
     if reason == "error":
         answer = str(record["stop_detail"])
     steps = load_transcript(str(record["run_id"])).steps if record["run_id"] else []
+    run_id = str(record["run_id"] or "")  # "20261201-235416-8f29": the day it started on counts as "today"
+    RUN_DAY[:] = [dt.datetime.strptime(run_id[:8], "%Y%m%d").date()] if run_id[:8].isdigit() else []
     problem = task.check(answer, Path(str(record["workspace"]))) or ""
     actions = [step.action.name if step.action else step.kind.value for step in steps]
     trace = [f"{step.kind.value} ({step.decision.thought.text[:100] if step.decision else ''!r}) "

@@ -150,11 +150,19 @@ def _date_forms(day: dt.date) -> list[str]:
     ]
 
 
+RUN_DAY: list[dt.date] = []  # the day the task being checked ran on (success.py sets it): "today" is that day
+
+
+def today() -> dt.date:
+    """The day a check counts "today" from: the day the task ran, else the clock's (a run may end after midnight)."""
+    return RUN_DAY[-1] if RUN_DAY else dt.date.today()
+
+
 def says_date(days_from_today: int) -> Check:
-    """The answer gives the date `days_from_today` days after today (by the clock at check time)."""
+    """The answer gives the date `days_from_today` days after today (the day the task ran)."""
 
     def check(answer: str, workspace: Path) -> str | None:
-        day = dt.date.today() + dt.timedelta(days=days_from_today)
+        day = today() + dt.timedelta(days=days_from_today)
         flat = " ".join(answer.split())
         if any(form.lower() in flat.lower() for form in _date_forms(day)):
             return None
@@ -167,7 +175,7 @@ def says_weekday(days_from_today: int) -> Check:
     """The answer names the weekday `days_from_today` days after today, and no other weekday."""
 
     def check(answer: str, workspace: Path) -> str | None:
-        day = dt.date.today() + dt.timedelta(days=days_from_today)
+        day = today() + dt.timedelta(days=days_from_today)
         named = {name for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
                  if name in answer.lower()}
         return None if named == {day.strftime("%A").lower()} else f"answer does not name {day.strftime('%A')}"

@@ -26,6 +26,7 @@ from tasks import (
     says_number,
     says_text,
     says_weekday,
+    today,
 )
 
 _ZH = ["星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"]
@@ -36,7 +37,7 @@ def says_weekday_any(days: int) -> Check:
     english = says_weekday(days)
 
     def check(answer: str, workspace: Path) -> str | None:
-        day = dt.date.today() + dt.timedelta(days=days)
+        day = today() + dt.timedelta(days=days)
         sunday = {"星期日"} if "星期天" in answer or "周日" in answer else set()
         zh = {name for name in _ZH if name in answer} | sunday
         if zh:
