@@ -3,7 +3,8 @@ small model to the next part of its task. The core loop reads nothing of the req
 no tool can support (nothing in the request for a tool to take, and no tool worked) stands only when the model
 gives it again (self-consistency: autoagent/consistency.py).
 
-`--coach auto` (the default) turns it on for the embedded model only; `on` and `off` choose for any model.
+`--coach auto` (the default) turns it on for the embedded model and for a model whose name says it is small
+(see `coach_wanted`); `on` and `off` choose for any model.
 Each verdict it gives that changes a run's course is a step of the transcript naming `coach`."""
 
 from __future__ import annotations
