@@ -62,6 +62,12 @@ class Written:
     usable: bool
 
 
+def finish_prompt(agent: Finisher, task: str, memory: ShortTermMemory) -> str:
+    """The finish prompt: the task and the tools' results, and how to write the final answer from them."""
+    return format_prompt(agent.finish_template, "finish_instruction", task_description=task,
+                         short_term_memory=memory.tool_results().render(agent.prompts))
+
+
 def write_answer(agent: Finisher, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
                  finishing: ThoughtAndAction | None = None) -> Written:
     """The final answer `finishing` carries (native tool calling's `final_answer`), else the finish prompt's from
@@ -69,9 +75,7 @@ def write_answer(agent: Finisher, task: str, memory: ShortTermMemory, steps: Seq
     carried = agent.protocol.final_answer(finishing) if finishing is not None else None
     if carried and is_answer(carried, steps, task=task):
         return Written(carried, True)
-    prompt = format_prompt(agent.finish_template, "finish_instruction", task_description=task,
-                           short_term_memory=memory.tool_results().render(agent.prompts))
-    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    messages: list[BaseMessage] = [HumanMessage(finish_prompt(agent, task, memory))]
     answer = meter.call(agent.llm, messages, agent.reply_caps.answer)[0].text.strip()
     if is_answer(answer, steps, scaffold=agent.finish_template.template, task=task):
         return Written(answer, True)
@@ -84,9 +88,8 @@ def sample_answers(agent: Finisher, task: str, memory: ShortTermMemory, meter: M
                    first_seed: int = 1) -> list[str]:
     """`count` short answers to `task` from the same results as the finish prompt's, each sampled at a
     temperature with its own seed (a model that takes neither answers as it always does)."""
-    prompt = format_prompt(agent.finish_template, "finish_instruction", task_description=task,
-                           short_term_memory=memory.tool_results().render(agent.prompts))
-    messages: list[BaseMessage] = [HumanMessage(f"{prompt}\n\n{agent.prompts.render('short_answer').strip()}")]
+    prompt = f"{finish_prompt(agent, task, memory)}\n\n{agent.prompts.render('short_answer').strip()}"
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
     return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
             for seed in range(first_seed, first_seed + count)]
 
