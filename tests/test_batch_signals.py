@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from autoagent.batch.pool import STOP_GRACE_SECONDS
 from autoagent.commands import exit_codes as codes
 
 from .batch_fakes import adder, read_lines, write_sums
@@ -90,7 +91,8 @@ def test_a_stopped_batch_leaves_no_worker_running(tmp_path: Path, stop: signal.S
 
     assert process.returncode == (-signal.SIGKILL if stop is signal.SIGKILL else codes.INTERRUPTED)
     if stop is not signal.SIGKILL:
-        assert exited < 10, f"the batch took {exited:.1f} s to stop"
+        # the grace period, then the kill: what it may take on a loaded machine, well below the 27 s it once took
+        assert exited < STOP_GRACE_SECONDS + 5, f"the batch took {exited:.1f} s to stop"
         assert "interrupted: the tasks still running were dropped" in (tmp_path / "stderr.txt").read_text()
     written = read_lines(tmp_path / "out.jsonl") if (tmp_path / "out.jsonl").exists() else []
     assert all(record["stop_reason"] == "finished" for record in written)  # no interrupted task is written
