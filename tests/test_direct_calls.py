@@ -27,17 +27,7 @@ from autoagent.steps import RunResult, Usage
 from autoagent.tool_use.direct import direct_run
 
 from .scripted import ScriptedChatModel, act
-
-
-@tool
-def multiply(a: int, b: int) -> str:
-    """Multiply two integers.
-
-    Args:
-        a: the first factor
-        b: the second factor
-    """
-    return str(a * b)
+from .test_agent import multiply
 
 
 @tool
