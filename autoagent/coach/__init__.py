@@ -27,8 +27,6 @@ from .leads import Lead
 from .referee import Referee, answers_itself
 from .request import read_request
 from .verify import Objection, ungrounded_numbers
-from .words import any_of, kinds
-from .writes import is_question
 
 __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
 
@@ -129,7 +127,7 @@ class Coach:
         request = read_request(context.task)
         if request.mentions or any(step.success for step in ran(context.steps)):
             return False
-        if _CHANGE.search(request.text) and not is_question(request.text):  # a change asked of tools that failed
+        if request.names_change:  # a change asked of tools that failed
             return False
         return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
 
@@ -155,5 +153,4 @@ class Coach:
         return self.prompts.render(objection.template, **objection.variables).strip()
 
 
-_CHANGE = any_of(tuple(verb for verbs in kinds("change").values() for verb in verbs))
 _REPLACED = "the answer states the value the tools' results show"

@@ -101,6 +101,12 @@ class Request:
         return _change(self.text)
 
     @cached_property
+    def names_change(self) -> bool:
+        """Whether the request uses a verb of change anywhere outside a question, with or without a file it names
+        ("Rename a to b"): weaker than `change`, for telling a request for a change from one for a fact."""
+        return bool(_CHANGE.search(self.text)) and not _QUESTION.match(self.text)
+
+    @cached_property
     def day(self) -> str:
         """The day counted from today ("two weeks from today", "昨天") that a question about a date or a weekday
         gives, when it gives exactly one; empty otherwise, and for a request to change something."""
