@@ -47,7 +47,8 @@ def answer(body: dict[str, Any]) -> Text | ToolCalls:
     if "Action Input:" in prompt:  # the react protocol's format
         if done:
             return Text(f"Thought: I have the result.\nFinal Answer: {ANSWER}")
-        return Text(f'Thought: I use the calculator.\nAction: calculator\nAction Input: {{"expression": "{EXPRESSION}"}}')
+        call = json.dumps({"expression": EXPRESSION})
+        return Text(f"Thought: I use the calculator.\nAction: calculator\nAction Input: {call}")
     return Text(_thought("FINISH", {}) if done else _thought("calculator", {"expression": EXPRESSION}))
 
 

@@ -30,7 +30,8 @@ ANSWER = "15% of 2480 is **372**; I wrote it to `result.txt`."
 
 def reply(thought: str, tool: str, **args: object) -> AIMessage:
     """A Thought/Action reply as the model writes it under `--protocol json`."""
-    return AIMessage(content=json.dumps({"thought": {"text": thought, "plan": []}, "action": {"name": tool, "args": args}}))
+    decision = {"thought": {"text": thought, "plan": []}, "action": {"name": tool, "args": args}}
+    return AIMessage(content=json.dumps(decision))
 
 
 SCRIPT = [
