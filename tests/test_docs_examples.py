@@ -157,24 +157,28 @@ def test_the_readme_test_command_is_what_ci_runs_last() -> None:
     assert "make test" in (ROOT / "README.md").read_text() and "make docs" in ci
 
 
+def shown_flags(help_text: str) -> set[str]:
+    """The flags in the first column of a `--help` text's Options section."""
+    options = help_text.split("Options:", 1)[1].split("Commands:", 1)[0]
+    columns = [line.split("  ")[1] for line in options.splitlines()
+               if line.startswith("  ") and len(line.split("  ")) > 1]  # a continuation line's [1] is ''
+    return set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", "\n".join(columns)))
+
+
 def help_flags() -> dict[str, set[str]]:
-    """Every flag each command's `--help` shows, by command path (`autoagent memory list`)."""
+    """Every flag each command's `--help` shows, by command path (`autoagent memory list`); `autoagent` itself
+    shows the default command's."""
     found: dict[str, set[str]] = {}
 
     def visit(command: click.Command, path: list[str]) -> None:
         result = CliRunner().invoke(cli, [*path, "--help"], catch_exceptions=False)
         assert result.exit_code == 0, result.output
-        options = result.output.split("Options:", 1)[1].split("Commands:", 1)[0]
-        flags = re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", "\n".join(
-            line.split("  ")[1] if line.startswith("  ") and len(line.split("  ")) > 1 else ""
-            for line in options.splitlines()))
-        found[" ".join(["autoagent", *path])] = set(flags)
+        found[" ".join(["autoagent", *path])] = shown_flags(result.output)
         if isinstance(command, click.Group):
             for name, sub in command.commands.items():
                 visit(sub, [*path, name])
 
-    for name, command in cli.commands.items():
-        visit(command, [name])
+    visit(cli, [])
     return found
 
 
@@ -196,6 +200,9 @@ def test_the_cli_reference_lists_every_flag_help_shows() -> None:
     page = (ROOT / "docs/reference/cli.md").read_text(encoding="utf-8")
     sections = reference_sections(markdown.Markdown(extensions=["mkdocs-click", "attr_list"]).convert(page))
     flags = help_flags()
+    top = flags.pop("autoagent")  # `autoagent --help` shows run's options: the reference has them under run
+    assert {"--model", "--max-steps", "--resume", "--no-memory", "--continuous"} <= top
+    assert sorted(top - flags["autoagent run"]) == []
     assert {"--max-steps", "--json", "--no-memory", "-y", "--allow-python"} <= flags["autoagent run"]
     assert "--workers" in flags["autoagent batch"] and "--limit" in flags["autoagent runs list"]
     assert sorted(flags) == sorted(path for path in sections if path != "autoagent")  # a section per command
