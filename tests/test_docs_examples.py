@@ -7,6 +7,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -39,7 +40,7 @@ def example_env(server: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     home = tmp_path / "home"
     home.mkdir()
     values = {"HOME": str(home), "AUTOAGENT_HOME": str(home / ".autoagent"), "OPENAI_API_KEY": "sk-docs-example",
-              "OPENAI_BASE_URL": server.base_url, "NO_COLOR": "1"}
+              "OPENAI_BASE_URL": server.base_url, "NO_COLOR": "1", "PORT": str(free_port())}
     for name, value in values.items():
         monkeypatch.setenv(name, value)
     monkeypatch.chdir(tmp_path)
@@ -49,6 +50,13 @@ def example_env(server: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
+
+
+def free_port() -> int:
+    """A port nothing listens on now, for an example's server (docs/serve.md reads $PORT)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _models_through(server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
