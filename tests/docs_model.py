@@ -1,5 +1,6 @@
 """The model the documentation's examples run against: a fake OpenAI-compatible server that answers any
-step with the calculator, then FINISH, then the answer, whatever the task (tests/test_docs_examples.py)."""
+step with the calculator, then FINISH, then the answer, whatever the task, in either prompt language
+(tests/test_docs_examples.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,17 @@ from .fake_openai import FakeOpenAI, Text, ToolCalls
 EXPRESSION = "1234 * 5678 + 17"
 RESULT = "7006669"
 ANSWER = f"1234 * 5678 + 17 = {RESULT}."
+
+
+# Words of the prompts (prompts/en and prompts/zh) that say which request this is
+SUMMARY = ("Here is a finished run of an agent", "下面是智能体完成的一次运行")
+FINAL_ANSWER = ("Write the final answer to the task", "为用户写出任务的最终答案")
+PLAN = ("Plan which tools to run", "请规划按顺序调用哪些工具")
+PLAN_ARGS = ("Reply with the tool's arguments as one JSON object", "只用一个 JSON 对象回复")
+
+
+def _asks(prompt: str, words: tuple[str, ...]) -> bool:
+    return any(phrase in prompt for phrase in words)
 
 
 def _prompt(body: dict[str, Any]) -> str:
@@ -31,13 +43,13 @@ def _thought(action: str, args: dict[str, Any]) -> str:
 def answer(body: dict[str, Any]) -> Text | ToolCalls:
     """The reply to one chat request: a summary, a final answer, or the next action of the two-step run."""
     prompt = _prompt(body)
-    if "Here is a finished run of an agent" in prompt:
+    if _asks(prompt, SUMMARY):
         return Text(f"The calculator computed {EXPRESSION} and the answer was {RESULT}.")
-    if "Write the final answer to the task" in prompt:
+    if _asks(prompt, FINAL_ANSWER):
         return Text(ANSWER)
-    if "Plan which tools to run" in prompt:  # plan mode: the plan, then the first tool's arguments
+    if _asks(prompt, PLAN):  # plan mode: the plan, then the first tool's arguments
         return Text('["calculator"]')
-    if "Reply with the tool's arguments as one JSON object" in prompt:
+    if _asks(prompt, PLAN_ARGS):
         return Text(json.dumps({"expression": EXPRESSION}))
     done = RESULT in prompt
     if body.get("tools"):  # native tool calling
