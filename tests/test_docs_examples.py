@@ -218,3 +218,10 @@ def test_the_cli_reference_lists_every_flag_help_shows() -> None:
                             if not re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", sections[path]))
                for path, wanted in flags.items()}
     assert {path: gone for path, gone in missing.items() if gone} == {}
+
+
+def test_the_configuration_page_names_every_flag_of_run() -> None:
+    page = (ROOT / "docs/configuration.md").read_text(encoding="utf-8")
+    listed = page.split("## Flags", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", listed))
+    assert sorted(help_flags()["autoagent run"] - named) == []
