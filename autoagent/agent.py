@@ -20,7 +20,7 @@ from .checks import named
 from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
-from .llm.reply_caps import ReplyCaps, ensure_whole
+from .llm.reply_caps import ReplyCaps, declares, ensure_whole
 from .loop.answers import answer_from_observations, as_finish
 from .loop.budget import Budget, BudgetGuard, price_of
 from .loop.context import fit_turn, prompt_limit
@@ -94,7 +94,8 @@ class AutoGPT(RunLifecycle):
         memory = ShortTermMemory(self.memory_window)
         for step in result.steps:  # a resumed run's
             memory.add(step)
-        coach = Coach(self.prompts, self.toolbox) if self.coached else None
+        sampled = declares(self.llm, "temperature")  # a model that can be asked again and answer anew
+        coach = Coach(self.prompts, self.toolbox, can_sample=sampled) if self.coached else None
         result.stop_reason = self._loop(result, memory, events, meter, started, coach)
         events.on_finishing(result)
         if not result.answer and not result.model_answer:  # else a finish wrote (and checked) its answer
