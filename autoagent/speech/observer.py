@@ -11,7 +11,8 @@ from .speaker import Speaker
 
 MAX_SPOKEN_CHARS = 600  # a long answer is read from its start; the rest is on the screen
 _FENCED_CODE = re.compile(r"```.*?(```|$)", re.DOTALL)
-_MARKUP = re.compile(r"[*_`#>|]+|\[([^\]]*)\]\([^)]*\)")
+_MARKS = re.compile(r"[*`]+")  # emphasis and code marks, dropped
+_SEPARATORS = re.compile(r"[#>|]+|\[([^\]]*)\]\([^)]*\)")  # headings, quotes, tables, links (their text kept)
 
 
 def spoken_line(step: Step) -> str:
@@ -26,7 +27,7 @@ def spoken_line(step: Step) -> str:
 def speakable(text: str) -> str:
     """`text` as it is read aloud: no code blocks or Markdown marks, one line, at most MAX_SPOKEN_CHARS."""
     text = _FENCED_CODE.sub(" ", text)
-    text = _MARKUP.sub(lambda match: match.group(1) or " ", text)
+    text = _SEPARATORS.sub(lambda match: match.group(1) or " ", _MARKS.sub("", text))
     return shorten(" ".join(text.split()), MAX_SPOKEN_CHARS, "…")
 
 
