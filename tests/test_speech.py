@@ -337,3 +337,18 @@ def test_help_explains_the_flag(backend: FakeBackend) -> None:
     result = invoke(["--help"], [], backend)
     assert "--speak" in result.stdout and "AUTOAGENT_SPEAK" in result.stdout
     assert "Ctrl-C cuts it short" in " ".join(result.stdout.split())
+
+
+def test_ctrl_c_at_the_repl_prompt_cuts_the_answer_short(capsys: pytest.CaptureFixture[str]) -> None:
+    from autoagent import AutoGPT
+    from autoagent.commands.repl import run_repl
+
+    from .scripted import ScriptedChatModel
+    from .test_repl import entries
+
+    speaker = RecordingSpeaker()
+    speech = SpeechSwitch("en", on=True, open_speaker=lambda lang: speaker)  # type: ignore[arg-type,return-value]
+    agent = AutoGPT(llm=ScriptedChatModel(replies=[]), tools=[])
+    run_repl(agent, run_task=lambda task: 0, read_entry=entries(KeyboardInterrupt, "/speak"), speech=speech)
+    assert speaker.stops == 2 and not speech.on  # Ctrl-C silenced it, still on; /speak turned it off
+    assert capsys.readouterr().out == "Speech: off.\n"

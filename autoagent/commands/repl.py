@@ -51,6 +51,8 @@ def run_repl(
             click.echo("", err=True)
             return
         except KeyboardInterrupt:
+            if session.speech is not None:
+                session.speech.silence()  # Ctrl-C at the prompt also cuts short the answer being said
             if armed:
                 click.echo("", err=True)
                 return

@@ -46,6 +46,11 @@ class SpeechSwitch:
             self.speaker.stop()
         return self.on
 
+    def silence(self) -> None:
+        """Cut short what is being said; speech stays on for the next run."""
+        if self.speaker is not None:
+            self.speaker.stop()
+
     def observer(self) -> RunObserver | None:
         """What a run reports to, to be spoken; None while speech is off."""
         from ..speech import SpeakAloud

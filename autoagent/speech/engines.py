@@ -64,8 +64,9 @@ class Pyttsx3Engine:
         self._engine = pyttsx3.init("espeak")
 
     def voices(self) -> list[Voice]:
-        return [Voice(str(voice.id), str((voice.languages or [""])[0]))
-                for voice in self._engine.getProperty("voices")]
+        with _ESPEAK_LOCK:
+            found = self._engine.getProperty("voices")
+        return [Voice(str(voice.id), str((voice.languages or [""])[0])) for voice in found]
 
     def synthesize(self, text: str, voice: str | None, path: Path) -> None:
         done = threading.Event()
