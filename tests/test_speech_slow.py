@@ -106,3 +106,17 @@ def test_speak_on_the_command_line_plays_real_speech(backend: FakeBackend, monke
     (answer,) = sorted(heard.iterdir())  # the command ended once the answer was heard out
     seconds, rms = measure(answer)
     assert seconds > MIN_SECONDS and rms > MIN_RMS
+
+
+
+def test_pyttsx3_leaves_stdout_and_the_root_logger_alone(tmp_path: Path) -> None:
+    # In a process of its own: pytest's handlers on the root logger would hide one pyttsx3 added.
+    script = ("import logging, sys; from autoagent.speech import open_speaker\n"
+              "with open_speaker('zh', to_file=sys.argv[1]) as speaker:\n"
+              "    speaker.say('巴黎今天天气晴朗。'); speaker.wait()\n"
+              "logging.getLogger('autoagent').warning('once')\n"
+              "print(len(logging.getLogger().handlers))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "quiet.wav")], capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert done.stdout == "0\n"  # no "Audio saved to ..." among the answers, no handler that doubles warnings
+    assert done.stderr == "once\n"

@@ -3,6 +3,7 @@ program; and the choice of a voice for the prompts' language."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 import threading
@@ -61,6 +62,8 @@ class Pyttsx3Engine:
         import pyttsx3.drivers.espeak as driver  # RuntimeError (or OSError) where libespeak-ng is missing
 
         driver.print = _ignore  # pyttsx3 2.99 prints "Audio saved to ..." on stdout, which holds the answer
+        # ... and logs with logging.debug(), which gives the root logger a handler: each warning printed twice
+        driver.logging = logging.getLogger("pyttsx3")
         self._engine = pyttsx3.init("espeak")
 
     def voices(self) -> list[Voice]:
