@@ -53,9 +53,11 @@ class SpeechSwitch:
 
     def observer(self) -> RunObserver | None:
         """What a run reports to, to be spoken; None while speech is off."""
+        if not self.on or self.speaker is None:
+            return None
         from ..speech import SpeakAloud
 
-        return SpeakAloud(self.speaker) if self.on and self.speaker is not None else None
+        return SpeakAloud(self.speaker)
 
     def describe(self) -> str:
         """`on (pyttsx3, voice sit/cmn)` or `off`."""
