@@ -206,6 +206,7 @@ def test_a_step_says_its_speak_line_else_its_thought() -> None:
 def test_speakable_reads_no_markup_or_code() -> None:
     assert speakable("**Paris** is `sunny`:\n```python\nprint(1)\n```\nsee [the map](http://x)") == \
         "Paris is sunny: see the map"
+    assert speakable("# Result\n> quoted\n| a | b |\nx > 5 in C#") == "Result quoted a b x > 5 in C#"
     assert len(speakable("word " * 500)) == 600 and speakable("word " * 500).endswith("…")
 
 

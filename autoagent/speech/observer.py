@@ -12,7 +12,8 @@ from .speaker import Speaker
 MAX_SPOKEN_CHARS = 600  # a long answer is read from its start; the rest is on the screen
 _FENCED_CODE = re.compile(r"```.*?(```|$)", re.DOTALL)
 _MARKS = re.compile(r"[*`]+")  # emphasis and code marks, dropped
-_SEPARATORS = re.compile(r"[#>|]+|\[([^\]]*)\]\([^)]*\)")  # headings, quotes, tables, links (their text kept)
+# A heading's or a quote's mark at a line's start, a table's bars, a link (its text kept).
+_SEPARATORS = re.compile(r"^[ \t]*(?:#+|>+)|\||\[([^\]]*)\]\([^)]*\)", re.MULTILINE)
 
 
 def spoken_line(step: Step) -> str:
