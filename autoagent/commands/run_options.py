@@ -121,6 +121,11 @@ _OPTIONS = [
                       "outcome, errors and interrupts too."),
     click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
                  help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
+    click.option("--speak", is_flag=True, envvar="AUTOAGENT_SPEAK", show_envvar=True,
+                 help="Say each step's speak line (its thought where the reply has none) and the final answer aloud, "
+                      "offline (pyttsx3 over espeak-ng: pip install 'autoagent[speech]'), in the voice of --lang; "
+                      "speech runs beside the run, the next line or Ctrl-C cuts it short. /speak toggles it in the "
+                      "REPL."),
 ]
 
 
@@ -131,7 +136,7 @@ def run_options(command: _F) -> _F:
     return command
 
 
-RUN_ONLY = ("resume", "json_output", "verbose", "workspace")  # what steers one run, not an agent's settings
+RUN_ONLY = ("resume", "json_output", "verbose", "workspace", "speak")  # what steers one run, not an agent's settings
 
 
 def settings_options(command: _F) -> _F:
