@@ -385,3 +385,15 @@ def test_agents_run_in_loop_mode_only(backend: FakeBackend, tmp_path: Path) -> N
 def test_help_explains_the_agents_flag() -> None:
     shown = " ".join(CliRunner().invoke(cli, ["--help"]).stdout.split())
     assert "--agents FILE A TOML file of agents that call each other as tools" in shown
+
+
+def test_a_plan_mode_agent_keeps_and_pays_for_the_sub_agents_it_runs() -> None:
+    from autoagent import PlanAndExecute
+
+    _, math = specialists()
+    planner = PlanAndExecute(scripted('["math"]', '{"task": "What is 17 * 23?"}'), [math.as_tool("math", "does sums")])
+    run = planner.execute("What is 17 * 23?")
+    assert run.finished and run.answer == "17 * 23 = 391"
+    sub = run.steps[0].sub_run
+    assert sub is not None and sub.run.steps[0].observation == "391"
+    assert run.usage.calls == 2 + 3  # the plan and its arguments, and the sub-agent's calls
