@@ -397,3 +397,10 @@ def test_a_plan_mode_agent_keeps_and_pays_for_the_sub_agents_it_runs() -> None:
     sub = run.steps[0].sub_run
     assert sub is not None and sub.run.steps[0].observation == "391"
     assert run.usage.calls == 2 + 3  # the plan and its arguments, and the sub-agent's calls
+
+
+def test_quiet_keeps_one_summary_line_for_a_team(backend: FakeBackend, tmp_path: Path) -> None:
+    result = invoke(["--agents", str(write(tmp_path, TEAM)), "--quiet", "--workspace", str(tmp_path / "ws"), "q"],
+                    CLI_REPLIES, backend)
+    assert result.exit_code == 0 and result.stdout == "Wednesday, and 391.\n"
+    assert re.fullmatch(r"finished · 3 steps · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)

@@ -207,7 +207,8 @@ class TerminalDisplay(RunObserver):
         self.running = False
         if run.stop_reason is StopReason.INTERRUPTED and self.console.is_terminal and not self.depth:
             self.console.print()
-        self._print(self._named([[(summary_line(run), "green" if run.finished else "yellow")]])[0])
+        if self.show_steps or not self.depth:  # --quiet keeps the one summary line: the run's own
+            self._print(self._named([[(summary_line(run), "green" if run.finished else "yellow")]])[0])
 
     def nested(self, agent: str, depth: int) -> TerminalDisplay:
         """The display of a sub-agent's run: on the same console, its lines indented and named."""
