@@ -404,3 +404,25 @@ def test_quiet_keeps_one_summary_line_for_a_team(backend: FakeBackend, tmp_path:
                     CLI_REPLIES, backend)
     assert result.exit_code == 0 and result.stdout == "Wednesday, and 391.\n"
     assert re.fullmatch(r"finished · 3 steps · \d+\.\d s · [\d,]+ in / [\d,]+ out tokens\n", result.stderr)
+
+
+def test_a_call_deeper_than_max_depth_is_refused_at_run_time() -> None:
+    leaf = AutoGPT(scripted(), tools=[calculator], agent_name="leaf")
+    agent = AutoGPT(scripted(act("leaf", task="go deeper"), act("FINISH"), "too deep"), tools=[], agent_name="d3")
+    chain = [agent]
+    for depth in (2, 1, 0):
+        agent = AutoGPT(scripted(act(chain[-1].identity["ai_name"], task="go deeper"), act("FINISH"), "down"),
+                        tools=[chain[-1].as_tool(chain[-1].identity["ai_name"], "one level down")],
+                        agent_name=f"d{depth}")
+        chain.append(agent)
+    chain[0].toolbox.tools["leaf"] = leaf.as_tool("leaf", "a fourth level")  # past the check at construction
+
+    run = chain[-1].execute("go down")
+
+    step = run.steps[0]
+    for _ in range(MAX_DEPTH):
+        assert step.sub_run is not None
+        step = step.sub_run.run.steps[0]
+    assert step.observation == f"Not called: leaf would run more than {MAX_DEPTH} agents deep. Do this part " \
+                               "yourself, or with another tool."
+    assert leaf.last_run is None
