@@ -426,3 +426,72 @@ def test_a_call_deeper_than_max_depth_is_refused_at_run_time() -> None:
     assert step.observation == f"Not called: leaf would run more than {MAX_DEPTH} agents deep. Do this part " \
                                "yourself, or with another tool."
     assert leaf.last_run is None
+
+
+def test_the_cost_of_a_sub_agent_is_the_callers_and_its_budget_stops_both(isolated_home: Path) -> None:
+    (isolated_home / "prices.json").write_text(json.dumps({"FlatRateModel": [1_000_000, 1_000_000]}))  # $1 a token
+    worker = AutoGPT(FlatRateModel(replies=[act("calculator", expression=f"{n}+{n}") for n in range(5)]),
+                     tools=[calculator])
+    router = AutoGPT(FlatRateModel(replies=[act("worker", task="add")]), tools=[worker.as_tool("worker", "adds")],
+                     budget=Budget(max_cost=250.0))
+
+    run = router.execute("add")
+
+    assert run.stop_reason is StopReason.BUDGET and run.stop_detail == "--max-cost $250.0000 reached ($330.0000 used)"
+    assert run.usage.cost_usd == 330.0 and run.steps[0].sub_run is not None
+    assert run.steps[0].sub_run.run.usage.cost_usd == 220.0
+
+
+def test_the_time_a_sub_agent_takes_is_the_callers() -> None:
+    @tool
+    def nap(seconds: float) -> str:
+        """Sleep a while."""
+        import time
+
+        time.sleep(seconds)
+        return f"slept {seconds}"
+
+    nap.metadata = {"read_only": True}
+    worker = AutoGPT(scripted(*(act("nap", seconds=0.2 + n / 100) for n in range(8))), tools=[nap])
+    router = AutoGPT(scripted(act("worker", task="nap")), tools=[worker.as_tool("worker", "naps")],
+                     budget=Budget(max_seconds=0.3))
+
+    run = router.execute("nap")
+
+    assert run.stop_reason is StopReason.BUDGET and run.stop_detail.startswith("--max-seconds 0.3 s reached")
+    sub = run.steps[0].sub_run
+    assert sub is not None and sub.run.stop_reason is StopReason.BUDGET and len(sub.run.steps) <= 2
+
+
+SCRIBE = """\
+[[agent]]
+name = "boss"
+tools = ["scribe"]
+
+[[agent]]
+name = "scribe"
+description = "writes files"
+tools = ["write_file"]
+"""
+SCRIBE_REPLIES = [act("scribe", task="write hi.txt"), act("write_file", path="hi.txt", content="hi"), act("FINISH"),
+                  "wrote it", act("FINISH"), "done"]
+
+
+def test_the_invocations_approvals_reach_the_sub_agents(backend: FakeBackend, tmp_path: Path) -> None:
+    team, workspace = write(tmp_path, SCRIBE), tmp_path / "ws"
+    result = invoke(["--agents", str(team), "--workspace", str(workspace), "write hi"], SCRIBE_REPLIES, backend)
+    assert not (workspace / "hi.txt").exists()  # no terminal to ask on, and no --yes: refused
+    assert "  │   observation: " in result.stderr and "no terminal" in result.stderr.lower()
+
+    result = invoke(["--agents", str(team), "--yes", "--workspace", str(workspace), "write hi"], SCRIBE_REPLIES,
+                    backend)
+    assert result.exit_code == 0 and (workspace / "hi.txt").read_text() == "hi"
+
+
+def test_the_invocations_permission_flags_decide_the_sub_agents_tools(backend: FakeBackend, tmp_path: Path) -> None:
+    team = write(tmp_path, '[[agent]]\nname = "boss"\ntools = ["ops"]\n'
+                           '[[agent]]\nname = "ops"\ndescription = "runs commands"\ntools = ["shell"]\n')
+    result = invoke(["--agents", str(team), "uptime?"], [], backend)
+    assert result.exit_code == exit_codes.ERROR and "agent 'ops': unknown tool shell (tools: " in result.stderr
+    result = invoke(["--agents", str(team), "--allow-shell", "uptime?"], [act("FINISH"), "fine"], backend)
+    assert result.exit_code == 0
