@@ -495,3 +495,16 @@ def test_the_invocations_permission_flags_decide_the_sub_agents_tools(backend: F
     assert result.exit_code == exit_codes.ERROR and "agent 'ops': unknown tool shell (tools: " in result.stderr
     result = invoke(["--agents", str(team), "--allow-shell", "uptime?"], [act("FINISH"), "fine"], backend)
     assert result.exit_code == 0
+
+
+def test_a_sub_agent_without_an_answer_says_why() -> None:
+    from autoagent.steps import RunResult
+
+    worker = AutoGPT(scripted(act("FINISH"), "", ""), tools=[calculator])  # an empty answer, asked again once
+    router = AutoGPT(scripted(act("worker", task="nothing"), act("FINISH"), "ok"),
+                     tools=[worker.as_tool("worker", "works")])
+    step = router.execute("nothing").steps[0]
+    assert step.observation.startswith("worker stopped before finishing (the answer was not verified: ")
+    assert step.observation.endswith(") and has no answer.") and not step.success
+    finished = RunResult(task="t", stop_reason=StopReason.FINISHED)
+    assert worker.as_tool("worker", "works")._observation(finished, None) == "worker finished without an answer."

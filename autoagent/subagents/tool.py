@@ -40,13 +40,14 @@ class AgentTool(BaseTool):
             return refusal, None
         observers = [caller.events.nested(self.name, caller.depth + 1)] if caller is not None else []
         callbacks = run_manager.get_child() if run_manager is not None else None  # nested under this tool's run
+        earlier = self.agent.last_run
         try:
             with _approvals_of(caller, self.agent):
                 run: RunResult = self.agent.execute(task, observers=observers, callbacks=callbacks)
         except AutoAgentError as err:
             raise SubAgentError(f"the agent {self.name} failed: {err}") from err
         finally:
-            if caller is not None and self.agent.last_run is not None:
+            if caller is not None and self.agent.last_run not in (None, earlier):
                 caller.spending.usage.absorb(self.agent.last_run.usage)  # the caller's budget covers it
         return self._observation(run, caller), SubRun(self.name, run)
 
@@ -71,7 +72,8 @@ class AgentTool(BaseTool):
         if run.finished and run.answer.strip():
             return run.answer
         prompts = caller.agent.prompts if caller is not None else self.agent.prompts
-        template = "agent_stopped" if run.answer.strip() else "agent_stopped_empty"
+        template = "agent_finished_empty" if run.finished else "agent_stopped" if run.answer.strip() \
+            else "agent_stopped_empty"
         return prompts.render(template, agent=self.name, reason=run.describe_stop(), answer=run.answer).strip()
 
 
