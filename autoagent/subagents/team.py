@@ -190,11 +190,10 @@ def build_team(team: AgentsFile, tools: Sequence[BaseTool], make: Callable[[Agen
 
     def agent(spec: AgentSpec) -> Any:
         if spec.name not in built:
-            given = [(specs[name], None) if name in specs else (None, pool[name])
-                     for name in (spec.tools if spec.tools is not None else list(pool))]
-            own = [agent(callee).as_tool(callee.name, callee.description.strip()) if callee else tool
-                   for callee, tool in given]
-            built[spec.name] = make(spec, [tool for tool in own if tool is not None], spec is team.entry)
+            names = spec.tools if spec.tools is not None else list(pool)
+            own = [agent(specs[name]).as_tool(name, specs[name].description.strip()) if name in specs else pool[name]
+                   for name in names]
+            built[spec.name] = make(spec, own, spec is team.entry)
         return built[spec.name]
 
     return agent(team.entry)
