@@ -508,3 +508,29 @@ def test_a_sub_agent_without_an_answer_says_why() -> None:
     assert step.observation.endswith(") and has no answer.") and not step.success
     finished = RunResult(task="t", stop_reason=StopReason.FINISHED)
     assert worker.as_tool("worker", "works")._observation(finished, None) == "worker finished without an answer."
+
+
+def test_a_team_run_resumes_with_its_sub_runs(backend: FakeBackend, tmp_path: Path) -> None:
+    team, workspace = write(tmp_path, TEAM), str(tmp_path / "ws")
+    first = invoke(["--agents", str(team), "--max-steps", "1", "--json", "--workspace", workspace, "q"],
+                   [*CLI_REPLIES[:4], "Wednesday, so far"], backend)
+    assert first.exit_code == exit_codes.NOT_FINISHED
+    run_id = json.loads(first.stdout)["run_id"]
+
+    backend.replies[:] = [*CLI_REPLIES[4:]]
+    again = CliRunner().invoke(cli, ["--resume", run_id, "--max-steps", "5", "--json"], catch_exceptions=False)
+
+    data = json.loads(again.stdout)
+    assert again.exit_code == 0 and data["answer"] == "Wednesday, and 391."
+    assert [step["sub_run"]["agent"] for step in data["steps"] if "sub_run" in step] == ["dates", "math"]
+    assert "Action: dates" in backend.models[-1].prompts[0]  # the resumed router saw its first step
+    shown = CliRunner().invoke(cli, ["runs", "show", run_id], catch_exceptions=False).stdout
+    assert shown.count("  Sub-agent:    ") == 2
+
+
+def test_the_agents_file_is_a_setting_kept_with_the_run() -> None:
+    from autoagent.settings import Settings
+
+    record = Settings(agents_file=Path("team.toml")).to_record()
+    assert record["agents_file"] == "team.toml"
+    assert Settings.from_record(record).agents_file == Path("team.toml")
