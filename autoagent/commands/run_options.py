@@ -113,6 +113,12 @@ _OPTIONS = [
     click.option("--mcp", "mcp_config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_MCP", show_envvar=True,
                  help="A JSON file of Model Context Protocol servers ({\"mcpServers\": {...}}) whose tools are added."),
+    click.option("--agents", "agents_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_AGENTS", show_envvar=True,
+                 help="A TOML file of agents that call each other as tools: [[agent]] tables of name, description, "
+                      "role, tools (other agents among them), model, max_steps and budgets; `main` names the one "
+                      "given the task (default: the first). The run's budgets, approvals and permission flags cover "
+                      "every agent; a cycle of calls is an error (docs/agents.md)."),
     click.option("--resume", metavar="ID",
                  help="Continue a stopped, interrupted or killed run from its last completed step "
                       "(IDs: autoagent runs list)."),
