@@ -20,9 +20,9 @@ from .checks import named
 from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
-from .llm.reply_caps import ReplyCaps, ensure_whole
+from .llm.reply_caps import ReplyCaps, declares, ensure_whole
 from .loop.answers import answer_from_observations, as_finish
-from .loop.budget import Budget, BudgetGuard, price_of
+from .loop.budget import Budget, BudgetGuard, Spending, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.finish import FinishReview, write_answer
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
@@ -31,8 +31,11 @@ from .loop.metering import Meter
 from .memory.short_term import ShortTermMemory
 from .protocols import Turn, make_protocol
 from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
-from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
+from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
+from .subagents.calls import Caller, calling, current_caller
+from .subagents.tool import AgentTool, check_nesting
 from .tool_use.approval import is_read_only
+from .tool_use.toolbox import ToolResult
 
 __all__ = ["AgentOptions", "AutoGPT"]
 
@@ -63,6 +66,7 @@ class AutoGPT(RunLifecycle):
             raise ValueError("max_thought_steps must be at least 1")
         options = gather_options("AutoGPT", options, keywords, ALL_OPTIONS)
         super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
+        check_nesting(tools, (self,))
         self.long_term_memory = options.long_term_memory
         if memory_retriever is None and options.long_term_memory is not None:
             memory_retriever = options.long_term_memory.as_retriever()
@@ -88,14 +92,24 @@ class AutoGPT(RunLifecycle):
             logger.warning("run stopped: %s", result.describe_stop())
         return result.answer
 
+    def as_tool(self, name: str, description: str) -> AgentTool:
+        """This agent as a tool another agent can call with a task: its answer is the observation, and within a
+        run its spending, approvals and steps are its caller's (autoagent/subagents/)."""
+        return AgentTool(name=name, description=description, agent=self)
+
     def _work(self, result: RunResult, events: RunObserver, callbacks: Callbacks, started: float) -> None:
         """The loop, then the final answer (the finish's, or one written for a run that stopped)."""
         meter = Meter(self.llm, result.usage, price_of(_model_name(self.llm)), callbacks, events.on_warning)
         memory = ShortTermMemory(self.memory_window)
         for step in result.steps:  # a resumed run's
             memory.add(step)
-        coach = Coach(self.prompts, self.toolbox) if self.coached else None
-        result.stop_reason = self._loop(result, memory, events, meter, started, coach)
+        sampled = declares(self.llm, "temperature")  # a model that can be asked again and answer anew
+        coach = Coach(self.prompts, self.toolbox, can_sample=sampled) if self.coached else None
+        above = current_caller()  # the run that called this agent as a tool, if one did
+        spending = Spending(BudgetGuard(self.budget, meter.price), result.usage, started,
+                            above.spending if above else None)
+        with calling(Caller(self, self.identity["ai_name"], events, spending, above)):
+            result.stop_reason = self._loop(result, memory, events, meter, spending, coach)
         events.on_finishing(result)
         if not result.answer and not result.model_answer:  # else a finish wrote (and checked) its answer
             result.answer = self._answer(result, memory, meter, coach)
@@ -107,12 +121,11 @@ class AutoGPT(RunLifecycle):
             events.on_remembering(result)
             self._remember(result)
 
-    def _loop(self, result: RunResult, memory: ShortTermMemory, events: RunObserver, meter: Meter, started: float,
-              coach: Coach | None) -> StopReason:
+    def _loop(self, result: RunResult, memory: ShortTermMemory, events: RunObserver, meter: Meter,
+              spending: Spending, coach: Coach | None) -> StopReason:
         task, long_term, loops = result.task, self._recall(result.task), LoopGuard()
         loops.record(result.steps)
-        guard = BudgetGuard(self.budget, meter.price)
-        note = guard.price_note()
+        note = spending.guard.price_note()
         if note:
             events.on_warning(note)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
@@ -148,7 +161,7 @@ class AutoGPT(RunLifecycle):
                 return stop
             if failures > self.max_parse_retries:
                 return StopReason.UNPARSEABLE
-            warnings, spent = guard.check(result.usage, time.monotonic() - started)
+            warnings, spent = spending.check()  # this run's budget, and every caller's
             for warning in warnings:
                 events.on_warning(warning)
             if spent:
@@ -214,8 +227,7 @@ class AutoGPT(RunLifecycle):
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)
         events.on_tool_start(decision.action, decision)
-        ran = self.toolbox.run(decision.action, callbacks)
-        return StepOutcome(Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success), waited=ran.waited)
+        return _acted(number, reply, decision, self.toolbox.run(decision.action, callbacks))
 
     def run_own(self, number: int, reply: str, tool: str, args: dict[str, Any], thought: str, events: RunObserver,
                 callbacks: Callbacks, check: str) -> StepOutcome:
@@ -224,9 +236,7 @@ class AutoGPT(RunLifecycle):
         decision = ThoughtAndAction(thought=Thought(text=thought or f"check with {tool}"),
                                     action=Action(name=tool, args=args))
         events.on_tool_start(decision.action, decision)
-        ran = self.toolbox.run(decision.action, callbacks)
-        step = Step(number, StepKind.ACTION, reply, decision, ran.content, ran.success, check=check)
-        return StepOutcome(step, waited=ran.waited)
+        return _acted(number, reply, decision, self.toolbox.run(decision.action, callbacks), check)
 
     def _answer(self, result: RunResult, memory: ShortTermMemory, meter: Meter, coach: Coach | None) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
@@ -261,6 +271,14 @@ class AutoGPT(RunLifecycle):
             self.long_term_memory.remember(result, self.llm, _model_name(self.llm))
         except AutoAgentError as err:
             logger.warning("this run is not remembered: %s", err)
+
+
+def _acted(number: int, reply: str, decision: ThoughtAndAction, ran: ToolResult, check: str = "") -> StepOutcome:
+    """The step of a tool that ran; a sub-agent's run is kept in it, and counts as a success only if it finished."""
+    sub_run = ran.artifact if isinstance(ran.artifact, SubRun) else None
+    success = ran.success and (sub_run is None or sub_run.run.finished)
+    step = Step(number, StepKind.ACTION, reply, decision, ran.content, success, check=check, sub_run=sub_run)
+    return StepOutcome(step, waited=ran.waited)
 
 
 def _carrier(steps: Sequence[Step]) -> int:

@@ -10,13 +10,14 @@ Ottawa.", and "Toronto." does not."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .checks import CheckContext, NamedCheck, Verdict
 
 SAMPLES = 2  # short answers drawn beside the draft: three answers in all must agree
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+|[\u3400-\u9fff]", re.UNICODE)  # a number, a word, a Han character
 _HAN = re.compile(r"[\u3400-\u9fff]")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _tokens(text: str) -> set[str]:
@@ -39,21 +40,47 @@ def agree(first: str, second: str, task: str) -> bool:
     return one <= other or other <= one
 
 
-def disagreeing(draft: str, samples: Sequence[str], task: str) -> list[str]:
+def numbers(answer: str, task: str) -> set[str]:
+    """The numbers `answer` states that the task's own words do not (as written: "42.50" stays "42.50")."""
+    return {token for token in added(answer, task) if _NUMBER.fullmatch(token)}
+
+
+def _same_number(one: str, other: str) -> bool:
+    """Two numbers equal, or one the other rounded to as many decimals as it shows ("42.16" and "42.1648")."""
+    a, b = sorted((one, other), key=lambda number: len(number.partition(".")[2]))
+    places = len(a.partition(".")[2])
+    return float(a) == float(b) or (places > 0 and round(float(b), places) == float(a))
+
+
+def agree_on_numbers(first: str, second: str, task: str) -> bool:
+    """Whether two answers to `task` give the same numbers: every number one adds to the request is one the other
+    adds, up to rounding ("The total is 42.16." and "42.1648"; not "42.16" and "43"). Answers of which one states
+    no number of its own agree as `agree` says."""
+    one, other = numbers(first, task), numbers(second, task)
+    if not one or not other:
+        return agree(first, second, task)
+    return (all(any(_same_number(a, b) for b in other) for a in one)
+            or all(any(_same_number(b, a) for a in one) for b in other))
+
+
+Agreement = Callable[[str, str, str], bool]
+
+
+def disagreeing(draft: str, samples: Sequence[str], task: str, same: Agreement = agree) -> list[str]:
     """The samples that do not agree with the draft or with each other (empty: all agree)."""
     answers = [draft, *samples]
     return [sample for index, sample in enumerate(samples, start=1)
-            if not all(agree(sample, answer, task) for answer in answers[:index])]
+            if not all(same(sample, answer, task) for answer in answers[:index])]
 
 
-def consistency_verdict(context: CheckContext, samples: int = SAMPLES) -> Verdict:
+def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agreement = agree) -> Verdict:
     """Accept the draft when `samples` short answers drawn from the same results all agree with it and each
-    other; else stop the run unverified, with the answers shown."""
+    other (as `same` judges two answers); else stop the run unverified, with the answers shown."""
     draft = context.answer  # written first: the samples are drawn beside it
     drawn = context.samples(samples)
     if not drawn:  # the run cannot draw any (a context built around a given answer): nothing to compare
         return Verdict.accept()
-    odd = disagreeing(draft, drawn, context.task)
+    odd = disagreeing(draft, drawn, context.task, same)
     if not odd:
         return Verdict.accept()
     shown = " | ".join(" ".join(answer.split())[:80] for answer in [draft, *drawn])

@@ -15,3 +15,7 @@ class ModelUnavailableError(AutoAgentError):
 
 class PromptTemplateError(AutoAgentError):
     """A prompt template is missing, includes itself, or leaves a variable unfilled."""
+
+
+class SubAgentError(AutoAgentError):
+    """A sub-agent's run failed on an error of ours (its model unreachable, say): its caller's run stops too."""

@@ -52,6 +52,11 @@ class RunObserver:
     def on_run_end(self, run: RunResult) -> None:
         """The run ended (finished, stopped or interrupted); `run` holds the answer and usage."""
 
+    def nested(self, agent: str, depth: int) -> RunObserver | None:
+        """The observer of a sub-agent's run, called as `agent` at `depth` (1: by the top agent) while a step of
+        this run waits on it; None (the default) hears none of it (the step's `sub_run` keeps it whole)."""
+        return None
+
 
 class Broadcast(RunObserver):
     """Forwards every event to several observers, in order."""
@@ -101,6 +106,11 @@ class Broadcast(RunObserver):
         for observer in self.observers:
             observer.on_run_end(run)
 
+    def nested(self, agent: str, depth: int) -> Broadcast:
+        """Every observer's observer of the sub-agent's run (those that hear one)."""
+        heard = [observer.nested(agent, depth) for observer in self.observers]
+        return Broadcast([observer for observer in heard if observer is not None])
+
 
 class CallbackObserver(RunObserver):
     """Plain functions heard as observer events: what the agents' older `on_step=` and `on_plan=` keywords give."""
@@ -122,7 +132,12 @@ class CallbackObserver(RunObserver):
 class StepTrace(RunObserver):
     """The plain step trace on stderr: what `verbose=True` shows."""
 
-    def __init__(self, max_steps: int) -> None:
+    def __init__(self, max_steps: int, prefix: str = "", agent: str = "") -> None:
+        self.max_steps = max_steps
+        self.prefix = prefix  # a sub-agent's steps are indented under the step that called it
+        self.agent = agent  # and named
+
+    def on_run_start(self, run: RunResult, max_steps: int) -> None:
         self.max_steps = max_steps
 
     def on_plan(self, plan: list[str]) -> None:
@@ -130,11 +145,16 @@ class StepTrace(RunObserver):
         self.max_steps = len(plan)  # a plan's steps are counted against the plan
 
     def on_step(self, step: Step) -> None:
-        from .terminal.trace import print_step
+        from .terminal.trace import format_step
 
-        print_step(step, self.max_steps)
+        lines = format_step(step, self.max_steps).splitlines()
+        lines[0] = f"{self.agent} {lines[0]}" if self.agent else lines[0]
+        print("\n".join(self.prefix + line for line in lines), file=sys.stderr, flush=True)
 
     def on_warning(self, message: str) -> None:
         from .terminal.control_chars import escape_controls
 
-        print(f"warning: {escape_controls(message)}", file=sys.stderr, flush=True)
+        print(f"{self.prefix}warning: {escape_controls(message)}", file=sys.stderr, flush=True)
+
+    def nested(self, agent: str, depth: int) -> StepTrace:
+        return StepTrace(self.max_steps, prefix="  " * depth + "| ", agent=agent)

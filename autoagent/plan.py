@@ -18,9 +18,11 @@ from .checks import CheckContext, VerdictKind, named
 from .coach import Coach, coach_wanted
 from .events import RunObserver
 from .llm.call import invoke_model
+from .loop.budget import Budget, BudgetGuard, Spending
 from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
 from .reply import FINISH, Action, Thought, ThoughtAndAction
-from .steps import RunResult, Step, StepKind, StepOutcome, StopReason
+from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
+from .subagents.calls import Caller, calling, current_caller
 from .tool_use.fence import unfenced
 
 PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "coach", "checks"})
@@ -67,7 +69,10 @@ class PlanAndExecute(RunLifecycle):
         plan = self._plan(result.task, result)
         if plan is not None:
             events.on_plan(plan)
-            self._follow(plan, result.task, result, events)
+            above = current_caller()  # a sub-agent among the tools is charged to this run, and nested in it
+            spending = Spending(BudgetGuard(Budget()), result.usage, started, above.spending if above else None)
+            with calling(Caller(self, self.identity["ai_name"], events, spending, above)):
+                self._follow(plan, result.task, result, events)
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
         """Ask for the chain of tools; re-ask once when it can't be used."""
@@ -147,8 +152,10 @@ class PlanAndExecute(RunLifecycle):
         events.on_tool_start(action)
         ran = self.toolbox.run(action, self._callbacks)
         thought = Thought(text=f"plan step {number}/{len(plan)}")
+        sub_run = ran.artifact if isinstance(ran.artifact, SubRun) else None
         step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action), ran.content,
-                    ran.success, time.monotonic() - started)
+                    ran.success and (sub_run is None or sub_run.run.finished), time.monotonic() - started,
+                    sub_run=sub_run)
         if not ran.success:
             return StepOutcome(step, StopReason.STEP_FAILED, detail=f"step {number} ({name}): {ran.content}")
         if number == len(plan):

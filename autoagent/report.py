@@ -5,72 +5,90 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .steps import RunResult, Step, StepKind, StopReason
+from .steps import RunResult, Step, StepKind, StopReason, SubRun
+from .subagents.calls import MAX_DEPTH
 
 _NUMBER = {"type": "integer", "minimum": 0}
 _SECONDS = {"type": "number", "minimum": 0}
 
-# The documented shape of `autoagent --json` output, as a JSON Schema (the tests validate against it).
-JSON_SHAPE: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
+_USAGE_SHAPE: dict[str, Any] = {
     "type": "object",
-    "required": ["run_id", "task", "answer", "model_answer", "finished", "stop_reason", "stop_detail", "steps", "usage",
-                 "seconds"],
+    "required": ["calls", "input_tokens", "output_tokens", "total_tokens", "estimated", "cost_usd"],
     "additionalProperties": False,
     "properties": {
-        "run_id": {"type": "string"},
+        "calls": _NUMBER,
+        "input_tokens": _NUMBER,
+        "output_tokens": _NUMBER,
+        "total_tokens": _NUMBER,
+        "estimated": {"type": "boolean"},
+        "cost_usd": {"type": ["number", "null"], "minimum": 0},
+    },
+}
+_RUN_FIELDS = ["task", "answer", "model_answer", "finished", "stop_reason", "stop_detail", "steps", "usage", "seconds"]
+
+
+def _run_properties(steps: dict[str, Any]) -> dict[str, Any]:
+    """The properties of a run's object (the whole run's, or a sub-agent's), its steps as `steps` says."""
+    return {
         "task": {"type": "string"},
         "answer": {"type": "string"},
         "model_answer": {"type": "string"},
         "finished": {"type": "boolean"},
         "stop_reason": {"enum": [reason.value for reason in StopReason]},
         "stop_detail": {"type": "string"},
-        "steps": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["number", "kind", "thought", "action", "observation", "success", "seconds",
-                             "input_tokens", "output_tokens", "check"],
-                "additionalProperties": False,
-                "properties": {
-                    "number": {"type": "integer", "minimum": 1},
-                    "kind": {"enum": [kind.value for kind in StepKind]},
-                    "thought": {"type": ["string", "null"]},
-                    "action": {
-                        "oneOf": [
-                            {"type": "null"},
-                            {
-                                "type": "object",
-                                "required": ["name", "args"],
-                                "additionalProperties": False,
-                                "properties": {"name": {"type": "string"}, "args": {"type": "object"}},
-                            },
-                        ],
-                    },
-                    "observation": {"type": "string"},
-                    "success": {"type": "boolean"},
-                    "seconds": _SECONDS,
-                    "input_tokens": _NUMBER,
-                    "output_tokens": _NUMBER,
-                    "check": {"type": "string"},
-                },
-            },
-        },
-        "usage": {
-            "type": "object",
-            "required": ["calls", "input_tokens", "output_tokens", "total_tokens", "estimated", "cost_usd"],
-            "additionalProperties": False,
-            "properties": {
-                "calls": _NUMBER,
-                "input_tokens": _NUMBER,
-                "output_tokens": _NUMBER,
-                "total_tokens": _NUMBER,
-                "estimated": {"type": "boolean"},
-                "cost_usd": {"type": ["number", "null"], "minimum": 0},
-            },
-        },
+        "steps": {"type": "array", "items": steps},
+        "usage": _USAGE_SHAPE,
         "seconds": _SECONDS,
-    },
+    }
+
+
+def _step_shape(levels: int) -> dict[str, Any]:
+    """A step's shape; a step that called a sub-agent holds its run (`sub_run`), down `levels` more levels."""
+    shape: dict[str, Any] = {
+        "type": "object",
+        "required": ["number", "kind", "thought", "action", "observation", "success", "seconds", "input_tokens",
+                     "output_tokens", "check"],
+        "additionalProperties": False,
+        "properties": {
+            "number": {"type": "integer", "minimum": 1},
+            "kind": {"enum": [kind.value for kind in StepKind]},
+            "thought": {"type": ["string", "null"]},
+            "action": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["name", "args"],
+                        "additionalProperties": False,
+                        "properties": {"name": {"type": "string"}, "args": {"type": "object"}},
+                    },
+                ],
+            },
+            "observation": {"type": "string"},
+            "success": {"type": "boolean"},
+            "seconds": _SECONDS,
+            "input_tokens": _NUMBER,
+            "output_tokens": _NUMBER,
+            "check": {"type": "string"},
+        },
+    }
+    if levels:
+        shape["properties"]["sub_run"] = {  # only in a step that called a sub-agent
+            "type": "object",
+            "required": ["agent", *_RUN_FIELDS],
+            "additionalProperties": False,
+            "properties": {"agent": {"type": "string"}, **_run_properties(_step_shape(levels - 1))},
+        }
+    return shape
+
+
+# The documented shape of `autoagent --json` output, as a JSON Schema (the tests validate against it).
+JSON_SHAPE: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["run_id", *_RUN_FIELDS],
+    "additionalProperties": False,
+    "properties": {"run_id": {"type": "string"}, **_run_properties(_step_shape(MAX_DEPTH))},
 }
 
 
@@ -125,7 +143,15 @@ def step_to_json(step: Step) -> dict[str, Any]:
         "input_tokens": step.input_tokens,
         "output_tokens": step.output_tokens,
         "check": step.check,
+        **({"sub_run": sub_run_to_json(step.sub_run)} if step.sub_run is not None else {}),
     }
+
+
+def sub_run_to_json(sub_run: SubRun) -> dict[str, Any]:
+    """A sub-agent's run in the `--json` shape: the agent's name, then its run as a whole run's (without an id)."""
+    run = run_to_json(sub_run.run)
+    del run["run_id"]
+    return {"agent": sub_run.agent, **run}
 
 
 def run_to_json(run: RunResult) -> dict[str, Any]:

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import Callbacks
+    from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
 
     from .checks import NamedCheck
     from .events import RunObserver
-    from .loop.lifecycle import Agent
+    from .loop.lifecycle import Agent, AgentOptions
 
 
 # Settings each invocation grants itself; a resumed run keeps none
@@ -54,6 +55,7 @@ class Settings:
     tools_modules: list[Path] = field(default_factory=list)
     checks_modules: list[Path] = field(default_factory=list)  # Python files whose CHECKS judge each finish
     mcp_config: Path | None = None
+    agents_file: Path | None = None  # a TOML file of agents that call each other as tools (autoagent/subagents/)
 
     def resolved_model(self) -> str:
         """The model spec in use: the configured one, else this machine's default."""
@@ -76,7 +78,7 @@ class Settings:
         """Settings back from `to_record` (unknown keys from other versions are ignored)."""
         known = {item.name for item in fields(cls)}
         values = {key: value for key, value in record.items() if key in known}
-        for key in ("workspace", "prompts_dir", "mcp_config"):
+        for key in ("workspace", "prompts_dir", "mcp_config", "agents_file"):
             if values.get(key) is not None:
                 values[key] = Path(values[key])
         values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
@@ -93,7 +95,6 @@ def build_agent(
 ) -> Agent:
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
     from .agent import AutoGPT
-    from .llm import load_chat_model
     from .llm.reply_caps import ReplyCaps
     from .loop.budget import Budget
     from .loop.lifecycle import AgentOptions
@@ -102,17 +103,17 @@ def build_agent(
 
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
-    llm = load_chat_model(spec, base_url=base_url)
-    if not settings.json_schema:
-        from .llm import FREE_REPLIES
-
-        llm.metadata = {**(llm.metadata or {}), FREE_REPLIES: True}
+    llm = _chat_model(settings, spec)
     tools = _tools(settings, spec, base_url, extra_tools)
     role = settings.role or None  # None: the prompts' default role, in their language
     options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
                            approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout,
                            coach=settings.coach, checks=_checks(settings))
     if settings.mode == "plan":
+        if settings.agents_file is not None:
+            from .errors import ConfigurationError
+
+            raise ConfigurationError("--agents runs its agents in loop mode: leave out --mode plan")
         return PlanAndExecute(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps,
                               options=options)
     memory = None
@@ -126,10 +127,50 @@ def build_agent(
                       compact_thoughts=compact, protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,
                       reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))
-    agent = AutoGPT(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps, options=options)
+    if settings.agents_file is not None:
+        agent = _team(settings, llm, tools, options)
+    else:
+        agent = AutoGPT(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps, options=options)
     if memory is not None:
         memory.prompts = agent.prompts  # the run's summary is asked for in the agent's prompts and language
     return agent
+
+
+def _chat_model(settings: Settings, spec: str) -> BaseChatModel:
+    """The chat model `spec` names, held to free replies when --no-json-schema says so."""
+    from . import llm as models  # looked up at the call: the tests put a scripted loader there
+
+    llm = models.load_chat_model(spec, base_url=settings.base_url)
+    if not settings.json_schema:
+        llm.metadata = {**(llm.metadata or {}), models.FREE_REPLIES: True}
+    return llm
+
+
+def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options: AgentOptions) -> Agent:
+    """The entry agent of the --agents file, with the agents it calls: each its own model, role, tools, steps and
+    budget, the invocation's other settings (approvals, permissions, prompts); the entry alone gets the run's
+    budget, long-term memory and checks (a sub-agent's spending counts against the run's budget all the same)."""
+    from .agent import AutoGPT
+    from .loop.budget import Budget, tightest
+    from .subagents.team import AgentSpec, build_team, load_agents_file
+
+    assert settings.agents_file is not None
+    models = {settings.resolved_model(): llm}  # one model object per spec: the local model loads once
+
+    def make(spec: AgentSpec, agent_tools: list[BaseTool], entry: bool) -> AutoGPT:
+        model = spec.model or settings.resolved_model()
+        if model not in models:
+            models[model] = _chat_model(settings, model)
+        budget = Budget(spec.max_seconds, spec.max_tokens, spec.max_cost)
+        compact = settings.thoughts == "compact" or (
+            settings.thoughts == "auto" and small_model_likely(model, settings.base_url))
+        own = replace(options, budget=tightest(budget, options.budget or Budget()) if entry else budget,
+                      compact_thoughts=compact, long_term_memory=options.long_term_memory if entry else None,
+                      checks=options.checks if entry else ())
+        return AutoGPT(models[model], agent_tools, settings.prompts_dir, spec.name, spec.role,
+                       spec.max_steps or settings.max_steps, options=own)
+
+    return build_team(load_agents_file(settings.agents_file), tools, make, str(settings.agents_file))
 
 
 def small_model_likely(spec: str, base_url: str | None) -> bool:

@@ -64,6 +64,7 @@ class Step:
     output_tokens: int = 0
     check: str = ""  # the check whose verdict made this step what it is (sent back, a tool it ran, a new answer)
     in_reply_of: int = 0  # the earlier step whose reply made this call too (native tool calling); 0: its own
+    sub_run: SubRun | None = None  # the run of the sub-agent this step called (autoagent/subagents/)
 
     @property
     def action(self) -> Action | None:
@@ -112,6 +113,16 @@ class Usage:
             self.output_tokens += reported["output_tokens"]
 
 
+    def absorb(self, other: Usage) -> None:
+        """Count `other` (a sub-agent's usage) in this one; its cost too, where both prices are known."""
+        self.calls += other.calls
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.estimated = self.estimated or other.estimated
+        if self.cost_usd is not None and other.cost_usd is not None:
+            self.cost_usd += other.cost_usd
+
+
 @dataclass
 class RunResult:
     """Everything about a finished or stopped run, inspectable from Python."""
@@ -135,3 +146,11 @@ class RunResult:
         """The stop reason for people, with its detail when there is one."""
         reason = self.stop_reason.describe()
         return f"{reason}: {self.stop_detail}" if self.stop_detail else reason
+
+
+@dataclass(frozen=True)
+class SubRun:
+    """A sub-agent's whole run, kept in the step of its caller that called it: `agent` is its tool's name."""
+
+    agent: str
+    run: RunResult

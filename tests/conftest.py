@@ -72,6 +72,18 @@ def local_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def chat_weights(local_weights: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The weights a bare `--model local` runs (the 1.5B, which `make install` installs), assembled from its part
+    packages into a fresh directory; the 0.5B's where the 1.5B is not installed."""
+    from autoagent.llm.weights import DEFAULT_MODEL, default_chat_model, ensure_weights
+
+    model = default_chat_model()
+    if model.name == DEFAULT_MODEL:
+        return local_weights
+    return ensure_weights(model, tmp_path_factory.mktemp("chat-models"))
+
+
 @pytest.fixture
 def backend(monkeypatch: pytest.MonkeyPatch) -> FakeBackend:
     """Every chat model the CLI loads follows one script (tests/cli_backend.py)."""

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from autoagent import AutoGPT
 from autoagent.checks import CheckContext
-from autoagent.consistency import agree, disagreeing, self_consistency
+from autoagent.consistency import agree, agree_on_numbers, disagreeing, self_consistency
 from autoagent.llm.reply_caps import sampling
 from autoagent.steps import StopReason
 
@@ -77,3 +77,42 @@ def test_samples_are_drawn_at_a_temperature_with_a_seed_each_where_the_model_tak
     assert [given["seed"] for given in drawn] == [1, 2] and all(given["temperature"] > 0 for given in drawn)
     plain = ScriptedChatModel(replies=[])
     assert sampling(plain, 0.7, 1) is plain  # a model that declares neither answers as it always does
+
+
+@pytest.mark.parametrize(("first", "second", "same"), [
+    ("The total is 42.16.", "42.1648128", True),  # one rounds the other
+    ("42.16", "The sum of the amounts is 42.16 dollars.", True),  # other words, the same number
+    ("The total is 42.16.", "43", False),
+    ("The average is 7.5.", "7", False),  # a whole number is no rounding of 7.5 that the sample shows
+    ("2026-03-06", "March 6, 2026", True),
+    ("There are 12 lines.", "I count 13 lines.", False),
+])
+def test_answers_agree_on_numbers_when_the_numbers_each_adds_are_the_same_up_to_rounding(first, second, same):
+    assert agree_on_numbers(first, second, "Add up the amounts in the file.") is same
+
+
+def test_an_answer_with_no_number_of_its_own_is_compared_word_by_word():
+    assert agree_on_numbers("Ottawa.", "The capital is Ottawa.", "Capital of Canada?")
+    assert not agree_on_numbers("Ottawa.", "12", "Capital of Canada?")
+
+
+def test_the_coach_asks_again_for_a_value_a_sampling_model_worked_out_and_keeps_it_only_when_given_again():
+    from .test_agent import multiply
+
+    def run(*samples: str) -> Any:
+        llm = _Sampled(replies=[act("multiply", a=6, b=7), act("FINISH"), "6 times 7 is 42.", *samples])
+        return AutoGPT(llm=llm, tools=[multiply], coach="on").execute("What is 6 times 7?"), llm
+
+    agreed, llm = run("42", "42.")
+    assert agreed.finished and agreed.answer == "6 times 7 is 42." and len(llm.calls) == 5
+    disputed, _ = run("42", "48")
+    assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "6 times 7 is 42."
+    assert disputed.steps[-1].check == "coach" and "did not agree" in disputed.steps[-1].observation
+
+
+def test_the_coach_asks_nothing_again_of_a_model_that_cannot_sample():
+    from .test_agent import multiply
+
+    llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"), "6 times 7 is 42."])
+    assert AutoGPT(llm=llm, tools=[multiply], coach="on").execute("What is 6 times 7?").finished
+    assert len(llm.calls) == 3  # two steps and the finish prompt: no sample drawn

@@ -33,6 +33,7 @@ Commands:
   /memory [ARGS]  long-term memory: list, search TEXT, show ID, forget ID, ...
   /runs [ARGS]    recorded runs
   /model          the model in use
+  /speak          say each step and the answer aloud, or stop (also /speak on, off)
   /clear          forget this conversation's earlier exchanges
   /quit           leave (also quit, exit, Ctrl-D)
 Keys:

@@ -163,6 +163,19 @@ def test_move_file_and_folder(tools: dict[str, BaseTool], workspace: Path) -> No
         tools["move_file"].invoke({"source": ".", "destination": "sub"})
 
 
+def test_a_move_onto_an_identical_copy_removes_only_the_source_and_one_onto_other_bytes_is_refused(
+        tools: dict[str, BaseTool], workspace: Path) -> None:
+    tools["write_file"].invoke({"path": "draft.txt", "content": "D" * 70_000})  # longer than one compared chunk
+    tools["copy_file"].invoke({"source": "draft.txt", "destination": "done/draft.txt"})
+    assert tools["move_file"].invoke({"source": "draft.txt", "destination": "done"}) == (
+        "Moved draft.txt to done/draft.txt (it already held the same content; draft.txt is removed).")
+    assert not (workspace / "draft.txt").exists() and (workspace / "done" / "draft.txt").read_text() == "D" * 70_000
+    (workspace / "a.txt").write_text("D" * 69_999 + "E")  # same size, other bytes
+    with pytest.raises(ValueError, match="already exists"):
+        tools["move_file"].invoke({"source": "a.txt", "destination": "done/draft.txt"})
+    assert (workspace / "a.txt").exists() and (workspace / "done" / "draft.txt").read_text() == "D" * 70_000
+
+
 def test_delete_file_and_only_empty_folders(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "box/item.txt", "content": "I"})
     with pytest.raises(ValueError, match="not empty"):

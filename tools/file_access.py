@@ -127,6 +127,26 @@ def new_destination(workspace: Workspace, source: Path, destination: str) -> Pat
     return target
 
 
+def identical_copy(workspace: Workspace, source: Path, destination: str) -> Path | None:
+    """The file a move of the regular file `source` would land on when it already holds the same bytes (a copy
+    made first, then "moved"), else None: such a move only has the source left to remove, and loses nothing."""
+    target = workspace.resolve(destination)
+    if target.is_dir():
+        target = workspace.contain(target / source.name, shown=destination)
+    if target == source or source.is_symlink() or target.is_symlink() or not (source.is_file() and target.is_file()):
+        return None
+    if source.stat().st_size != target.stat().st_size:
+        return None
+    with opened(workspace, source, destination, os.O_RDONLY) as one, \
+            opened(workspace, target, destination, os.O_RDONLY) as other:
+        while True:
+            chunk = one.read(1 << 16)
+            if chunk != other.read(1 << 16):
+                return None
+            if not chunk:
+                return target
+
+
 def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int) -> str:
     """A text file's content, cut to max_chars with a note; binary files are only described."""
     with os_errors("read", shown), opened(workspace, location, shown, os.O_RDONLY) as handle:

@@ -20,6 +20,7 @@ from .file_access import (
     FILE_FLAGS,
     existing,
     existing_file,
+    identical_copy,
     listing,
     make_parents,
     new_destination,
@@ -192,6 +193,12 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             origin = space.entry(source)  # but the link itself is what moves
             if origin == space.root:
                 raise ValueError("cannot move the workspace itself")
+            copy = identical_copy(space, origin, destination)
+            if copy is not None:  # the move was begun as a copy: only the source is left to go
+                with space.folder(origin.parent, source) as old:
+                    os.unlink(origin.name, dir_fd=old)
+                return f"Moved {space.show(origin)} to {space.show(copy)} (it already held the same content; " \
+                       f"{space.show(origin)} is removed)."
             target = new_destination(space, origin, destination)
             if not origin.is_symlink() and target.is_relative_to(origin):
                 raise ValueError(f"cannot move {source!r} into itself")

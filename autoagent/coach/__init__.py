@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 
 from ..checks import CheckContext, NamedCheck, Verdict
-from ..consistency import consistency_verdict
+from ..consistency import agree_on_numbers, consistency_verdict, numbers
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
@@ -62,12 +62,13 @@ def small_by_name(llm: BaseChatModel) -> bool:
 class Coach:
     """The coach of one run: the referee's reviews as verdicts, and where its steps are led."""
 
-    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox) -> None:
+    def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, can_sample: bool = False) -> None:
         tools = tuple(toolbox.tools)
         writers = tuple(name for name, tool in toolbox.tools.items() if not is_read_only(tool))
         checkers = (name if name in tools else "" for name in CHECKERS)
         self.prompts = prompts
         self.toolbox = toolbox
+        self.can_sample = can_sample  # the model samples at a temperature: a value it states is asked for again
         self.referee = Referee(prompts, tools, writers, *checkers)
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
@@ -108,6 +109,8 @@ class Coach:
         if told and self._from_knowledge(context, objection):
             return consistency_verdict(context)
         if objection is None:
+            if self.can_sample and answer == context.answer and self._states_numbers(context):
+                return consistency_verdict(context, same=agree_on_numbers)
             return Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
         check = self.referee.calculation_to_check(objection, answer)
         if check is not None:
@@ -130,6 +133,14 @@ class Coach:
         if request.names_change:  # a change asked of tools that failed
             return False
         return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
+
+    @staticmethod
+    def _states_numbers(context: CheckContext) -> bool:
+        """Whether the answer is a value worked out from the results: it states numbers the request does not give,
+        and the request asks for no change (whose outcome is the workspace, not the answer). Such an answer stands
+        only when the model gives the same numbers again from the same results: the small models' wrong totals,
+        averages and values read off the wrong line are rarely given twice."""
+        return bool(numbers(context.answer, context.task)) and not read_request(context.task).names_change
 
     def answers_itself(self, result: str) -> bool:
         """Whether a tool's result, stood in for a draft that was no answer, answers the question by itself: one

@@ -15,6 +15,7 @@ from .slash_commands import Next, ReplSession, describe_model, is_command, run_c
 
 if TYPE_CHECKING:
     from ..settings import Agent
+    from .speaking import SpeechSwitch
 
 PROMPT = "autoagent> "
 CONTINUATION = "... "
@@ -30,13 +31,15 @@ def run_repl(
     model_spec: str = "",
     base_url: str | None = None,
     read_entry: Callable[[], str] | None = None,
+    speech: SpeechSwitch | None = None,
 ) -> None:
     """Read entries until /quit or EOF; a failed or interrupted run returns to the prompt.
 
     `run_task` runs one task and returns its exit code (the caller passes `run_once`); `read_entry` returns the next
-    entry, raising EOFError or KeyboardInterrupt (by default prompt_toolkit on a terminal, else stdin lines).
+    entry, raising EOFError or KeyboardInterrupt (by default prompt_toolkit on a terminal, else stdin lines);
+    `speech` is what /speak turns on and off (`run_task` speaks through it).
     """
-    session = ReplSession(agent, model_spec, base_url)
+    session = ReplSession(agent, model_spec, base_url, speech=speech)
     if read_entry is None:
         read_entry = read_terminal_entry(describe_model(session)) if _on_a_terminal() else read_piped_entry
     click.echo(f"autoagent with {describe_model(session)}: type a task. {KEY_HINT}.", err=True)
@@ -48,6 +51,8 @@ def run_repl(
             click.echo("", err=True)
             return
         except KeyboardInterrupt:
+            if session.speech is not None:
+                session.speech.silence()  # Ctrl-C at the prompt also cuts short the answer being said
             if armed:
                 click.echo("", err=True)
                 return

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..settings import Agent, Settings
     from ..steps import RunResult, StopReason
     from ..transcripts.reader import Transcript
+    from .speaking import SpeechSwitch
 
 EPILOG = f"""\b
 Exit codes: {codes.OK} the task finished; {codes.ERROR} a configuration or model error;
@@ -53,7 +54,7 @@ class TaskCommand(click.Command):
 @click.version_option(__version__, "--version", prog_name="autoagent")
 @click.pass_context
 def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_output: bool, verbose: bool,
-        **options: Any) -> None:
+        speak: bool, **options: Any) -> None:
     """Run TASK with an autonomous agent and print its answer; with no TASK, start a REPL.
 
     The answer goes to stdout and the step trace to stderr, so
@@ -92,15 +93,20 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         ctx.exit(codes.INTERRUPTED)
+    from .speaking import SpeechSwitch
+
+    speech = ctx.with_resource(SpeechSwitch(settings.lang, on=speak))  # at the end, the answer is heard out
     if resumed is not None:
-        ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, json_output=json_output, resumed=resumed))
+        ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, json_output=json_output, resumed=resumed,
+                          speech=speech))
     if not task:
         from .repl import run_repl
 
-        run_repl(agent, model_spec=settings.resolved_model(), base_url=settings.base_url,
-                 run_task=lambda line: run_once(agent, line, verbose, settings=settings))
+        run_repl(agent, model_spec=settings.resolved_model(), base_url=settings.base_url, speech=speech,
+                 run_task=lambda line: run_once(agent, line, verbose, settings=settings, speech=speech))
+        speech.turn(False)  # leaving the REPL silences it at once
         return
-    ctx.exit(run_once(agent, text, verbose, settings=settings, json_output=json_output))
+    ctx.exit(run_once(agent, text, verbose, settings=settings, json_output=json_output, speech=speech))
 
 
 def settings_from_options(options: dict[str, Any]) -> Settings:
@@ -166,9 +172,11 @@ def run_once(
     settings: Settings | None = None,
     json_output: bool = False,
     resumed: Transcript | None = None,
+    speech: SpeechSwitch | None = None,
 ) -> int:
     """Run one task with the terminal display and a transcript: the answer as soon as it exists (or, with
-    --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code."""
+    --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code.
+    With `speech` on, its steps' lines and the answer are said aloud beside it."""
     from ..settings import Settings
     from ..steps import StopReason
     from ..terminal.display import AnswerPrinter, TerminalDisplay
@@ -183,6 +191,9 @@ def run_once(
     try:
         with watched_interrupts() as interrupts:  # Ctrl-C stops the run even where a library swallows it once
             observers, callbacks = [interrupts, display, writer, answer], display.callbacks()  # tokens streamed
+            speaking = speech.observer() if speech is not None else None
+            if speaking is not None:
+                observers.append(speaking)
             if resumed is not None:
                 result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
                                        run_id=resumed.run_id)

@@ -113,6 +113,12 @@ _OPTIONS = [
     click.option("--mcp", "mcp_config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_MCP", show_envvar=True,
                  help="A JSON file of Model Context Protocol servers ({\"mcpServers\": {...}}) whose tools are added."),
+    click.option("--agents", "agents_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_AGENTS", show_envvar=True,
+                 help="A TOML file of agents that call each other as tools: [[agent]] tables of name, description, "
+                      "role, tools (other agents among them), model, max_steps and budgets; `main` names the one "
+                      "given the task (default: the first). The run's budgets, approvals and permission flags cover "
+                      "every agent; a cycle of calls is an error (docs/agents.md)."),
     click.option("--resume", metavar="ID",
                  help="Continue a stopped, interrupted or killed run from its last completed step "
                       "(IDs: autoagent runs list)."),
@@ -121,6 +127,11 @@ _OPTIONS = [
                       "outcome, errors and interrupts too."),
     click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
                  help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
+    click.option("--speak", is_flag=True, envvar="AUTOAGENT_SPEAK", show_envvar=True,
+                 help="Say each step's speak line (its thought where the reply has none) and the final answer aloud, "
+                      "offline (pyttsx3 over espeak-ng: pip install 'autoagent[speech]'), in the voice of --lang; "
+                      "speech runs beside the run, the next line or Ctrl-C cuts it short. /speak toggles it in the "
+                      "REPL."),
 ]
 
 
@@ -131,7 +142,7 @@ def run_options(command: _F) -> _F:
     return command
 
 
-RUN_ONLY = ("resume", "json_output", "verbose", "workspace")  # what steers one run, not an agent's settings
+RUN_ONLY = ("resume", "json_output", "verbose", "workspace", "speak")  # what steers one run, not an agent's settings
 
 
 def settings_options(command: _F) -> _F:

@@ -87,6 +87,22 @@ def format_step(step: Step) -> list[str]:
         lines.append(_field("Action", f"{action.name} {json.dumps(action.args, ensure_ascii=False)}", indent=2))
     if step.observation:
         lines.append(_field("Observation", step.observation, indent=2))
+    if step.sub_run is not None:
+        lines += _sub_run_lines(step)
+    return lines
+
+
+def _sub_run_lines(step: Step) -> list[str]:
+    """The run of the sub-agent `step` called, indented under it: its task, every step, and how it ended."""
+    assert step.sub_run is not None
+    agent, run = step.sub_run.agent, step.sub_run.run
+    outcome = run.stop_reason.describe() + (f": {run.stop_detail}" if run.stop_detail else "")
+    usage = {name: getattr(run.usage, name) for name in ("calls", "input_tokens", "output_tokens", "estimated",
+                                                         "cost_usd")}
+    inner = [line for step_of_run in run.steps for line in ["", *format_step(step_of_run)]]
+    inner += ["", _field("Outcome", outcome), _field("Usage", _usage(usage, run.seconds))]
+    nested = [f"    | {line}".rstrip() for text in inner for line in text.splitlines() or [""]]
+    lines = [_field("Sub-agent", f"{agent}, given: {run.task}", indent=2), *nested]
     return lines
 
 

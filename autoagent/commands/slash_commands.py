@@ -1,4 +1,4 @@
-"""The REPL's slash commands: /help, /tools, /memory, /runs, /model, /clear and /quit."""
+"""The REPL's slash commands: /help, /tools, /memory, /runs, /model, /speak, /clear and /quit."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .conversation import Conversation
 
 if TYPE_CHECKING:
     from ..settings import Agent
+    from .speaking import SpeechSwitch
 
 QUIT_WORDS = {"quit", "exit"}  # also leave the REPL without the slash
 BARE_WORDS = {*QUIT_WORDS, "help"}  # commands that work without the slash: never sent to the model as a task
@@ -34,12 +35,14 @@ class Next(Enum):
 
 @dataclass
 class ReplSession:
-    """What the commands act on: the agent, the model spec and base URL it was built from, and the conversation."""
+    """What the commands act on: the agent, the model spec and base URL it was built from, the conversation, and
+    whether runs are spoken (None: this REPL cannot speak)."""
 
     agent: Agent
     model_spec: str = ""
     base_url: str | None = None
     conversation: Conversation = field(default_factory=Conversation)
+    speech: SpeechSwitch | None = None
 
 
 def is_command(entry: str) -> bool:
@@ -102,6 +105,18 @@ def _model(session: ReplSession, args: str) -> None:
     click.echo(f"Model: {describe_model(session)}")
 
 
+def _speak(session: ReplSession, args: str) -> None:
+    if session.speech is None:
+        click.echo("Error: this REPL cannot speak.", err=True)
+        return
+    choice = args.lower()
+    if choice not in ("", "on", "off"):
+        click.echo(f"Error: /speak takes on or off, not {args!r}.", err=True)
+        return
+    session.speech.turn(not session.speech.on if not choice else choice == "on")
+    click.echo(f"Speech: {session.speech.describe()}.")
+
+
 def _clear(session: ReplSession, args: str) -> None:
     session.conversation.clear()
     click.echo("Conversation cleared.")
@@ -126,6 +141,7 @@ COMMANDS: dict[str, Command] = {
     "memory": Command("/memory [ARGS]", "long-term memory: list, search TEXT, show ID, forget ID, ...", _memory),
     "runs": Command("/runs [ARGS]", "recorded runs", _runs),
     "model": Command("/model", "the model in use", _model),
+    "speak": Command("/speak", "say each step and the answer aloud, or stop (also /speak on, off)", _speak),
     "clear": Command("/clear", "forget this conversation's earlier exchanges", _clear),
     "quit": Command("/quit", "leave (also quit, exit, Ctrl-D)", _quit),
 }

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from ..paths import autoagent_home
 from ..steps import Usage
@@ -66,6 +68,16 @@ class Budget:
     max_cost: float | None = None  # USD; needs the model's price
 
 
+def tightest(first: Budget, second: Budget) -> Budget:
+    """Each limit the lower of the two budgets' (None where neither limits it)."""
+    def lower(a: float | None, b: float | None) -> float | None:
+        return b if a is None else a if b is None else min(a, b)
+
+    tokens = lower(first.max_tokens, second.max_tokens)
+    return Budget(lower(first.max_seconds, second.max_seconds), None if tokens is None else int(tokens),
+                  lower(first.max_cost, second.max_cost))
+
+
 @dataclass
 class BudgetGuard:
     """Checks a run against its budget after each step: warns once per budget at 80% (or sooner, when one more
@@ -107,6 +119,29 @@ class BudgetGuard:
             return (f"--max-cost is not enforced: this model's price is unknown (add it to "
                     f"{autoagent_home() / PRICES_FILE})")
         return None
+
+
+@dataclass
+class Spending:
+    """What one run spends against its budget, and the spending of the run that called it as a sub-agent: a
+    sub-agent's tokens, cost and time count against every caller's budget too."""
+
+    guard: BudgetGuard
+    usage: Usage
+    started: float  # time.monotonic() at the run's start
+    caller: Spending | None = None
+
+    def check(self, below: Sequence[Usage] = ()) -> tuple[list[str], str | None]:
+        """Warnings due now, and why the run must stop (None: it may go on), by this run's budget or a caller's;
+        `below` is the usage of the sub-agents running under this run, not charged to it yet."""
+        total = replace(self.usage)
+        for usage in below:
+            total.absorb(usage)
+        warnings, spent = self.guard.check(total, time.monotonic() - self.started)
+        if spent is not None or self.caller is None:
+            return warnings, spent
+        more, spent = self.caller.check([self.usage, *below])
+        return warnings + more, spent
 
 
 def _amount(name: str, value: float) -> str:

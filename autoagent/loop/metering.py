@@ -53,6 +53,7 @@ class Meter:
             self.usage.input_tokens += tokens[0]
             self.usage.output_tokens += tokens[1]
             self.usage.estimated = True
-        if self.price is not None:
-            self.usage.cost_usd = cost_of(self.usage, self.price)
+        if self.price is not None:  # added call by call: a sub-agent's cost, charged here, was priced by its model
+            call_usage = Usage(input_tokens=tokens[0], output_tokens=tokens[1])
+            self.usage.cost_usd = (self.usage.cost_usd or 0.0) + cost_of(call_usage, self.price)
         return reply, tokens

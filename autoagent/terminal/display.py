@@ -116,9 +116,13 @@ class TerminalDisplay(RunObserver):
     """Renders a run's events on a console (stderr by default); `show_steps=False` keeps only the
     spinner, plan, warnings and summary."""
 
-    def __init__(self, console: Console | None = None, *, show_steps: bool = True) -> None:
+    def __init__(self, console: Console | None = None, *, show_steps: bool = True, depth: int = 0,
+                 agent: str = "") -> None:
         self.console = console or make_console()
         self.show_steps = show_steps
+        self.depth, self.agent = depth, agent  # a sub-agent's display: its lines indented under the calling step
+        self.running = False
+        self._inner: TerminalDisplay | None = None  # the display of the sub-agent this run called last
         self.styled = is_styled(self.console)
         self.max_steps = 0
         self.run: RunResult | None = None
@@ -133,7 +137,7 @@ class TerminalDisplay(RunObserver):
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         """Remember the run (its id, for transcript hints) and say when it resumes."""
-        self.run, self.max_steps = run, max_steps
+        self.run, self.max_steps, self.running = run, max_steps, True
         if run.steps:
             count = len(run.steps)
             self._print([(f"resuming run {run.run_id} after {count} step{'' if count == 1 else 's'}", "dim")])
@@ -141,11 +145,13 @@ class TerminalDisplay(RunObserver):
     def on_thinking(self, number: int, max_steps: int) -> None:
         """Start the spinner (on a terminal only)."""
         self.max_steps, self._step = max_steps, (number, time.monotonic())
-        self._start_spinner(f"thinking · step {number}/{max_steps}")
+        self._start_spinner(f"thinking · {self.agent + ' · ' if self.agent else ''}step {number}/{max_steps}")
 
     def on_token(self, token: str) -> None:
-        """A streamed token: shown in the spinner line."""
-        if self.thinking is not None:
+        """A streamed token: shown in the spinner line (a running sub-agent's, while one runs)."""
+        if self._inner is not None and self._inner.running:
+            self._inner.on_token(token)
+        elif self.thinking is not None:
             self.thinking.add_token(token)
 
     def on_plan(self, plan: list[str]) -> None:
@@ -163,7 +169,7 @@ class TerminalDisplay(RunObserver):
         if not self.show_steps or decision is None or not number:
             return
         thought = Step(number, StepKind.ACTION, "", decision, "", seconds=time.monotonic() - started)
-        head = step_lines(thought, self.max_steps or number)[:-1]  # without the observation, still to come
+        head = self._named(step_lines(thought, self.max_steps or number)[:-1])  # the observation is still to come
         for line in head:
             self._print(line)
         self._announced = (number, len(head))
@@ -174,7 +180,7 @@ class TerminalDisplay(RunObserver):
         if not self.show_steps:
             return
         run_id = self.run.run_id if self.run is not None else ""
-        lines = step_lines(step, self.max_steps or step.number, run_id)
+        lines = self._named(step_lines(step, self.max_steps or step.number, run_id))
         number, shown = self._announced
         for line in lines[shown:] if number == step.number else lines:
             self._print(line)
@@ -185,7 +191,7 @@ class TerminalDisplay(RunObserver):
 
     def on_finishing(self, run: RunResult) -> None:
         """A spinner while the final answer is made (a carried answer stops it at once)."""
-        self._start_spinner("writing the answer")
+        self._start_spinner(f"{self.agent + ' · ' if self.agent else ''}writing the answer")
 
     def on_answer(self, run: RunResult) -> None:
         """Stop the spinner: the answer is shown next, on stdout."""
@@ -198,9 +204,16 @@ class TerminalDisplay(RunObserver):
     def on_run_end(self, run: RunResult) -> None:
         """Stop any spinner, then the one-line summary (on a fresh line after a Ctrl-C's `^C`)."""
         self._stop_spinner()
-        if run.stop_reason is StopReason.INTERRUPTED and self.console.is_terminal:
+        self.running = False
+        if run.stop_reason is StopReason.INTERRUPTED and self.console.is_terminal and not self.depth:
             self.console.print()
-        self._print([(summary_line(run), "green" if run.finished else "yellow")])
+        if self.show_steps or not self.depth:  # --quiet keeps the one summary line: the run's own
+            self._print(self._named([[(summary_line(run), "green" if run.finished else "yellow")]])[0])
+
+    def nested(self, agent: str, depth: int) -> TerminalDisplay:
+        """The display of a sub-agent's run: on the same console, its lines indented and named."""
+        self._inner = TerminalDisplay(self.console, show_steps=self.show_steps, depth=depth, agent=agent)
+        return self._inner
 
     def close(self) -> None:
         """Stop the spinner if one runs; safe to call more than once."""
@@ -220,10 +233,18 @@ class TerminalDisplay(RunObserver):
         if live is not None:
             live.stop()
 
+    def _named(self, lines: list[Line]) -> list[Line]:
+        """A sub-agent's lines, the first one named after it (the top agent's as they are)."""
+        if not self.agent or not lines:
+            return lines
+        return [[(f"{self.agent} ", "bold magenta"), *lines[0]], *lines[1:]]
+
     def _print(self, line: Line) -> None:
         """One line: styled segments on a terminal, plain text (no escape codes at all) otherwise; control
-        characters in model or tool text are shown escaped."""
+        characters in model or tool text are shown escaped; a sub-agent's indented under the calling step."""
         line = [(escape_controls(text), style) for text, style in line]
+        if self.depth:
+            line = [("  " * self.depth + "│ ", "dim"), *line]
         if not self.styled:
             plain = "".join(text for text, _ in line)
             self.console.print(plain, markup=False, highlight=False, emoji=False, soft_wrap=True)

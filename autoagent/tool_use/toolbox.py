@@ -13,6 +13,7 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
+from ..errors import SubAgentError
 from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
 from ..transcripts.redact import encodable
@@ -38,6 +39,7 @@ class ToolResult:
     content: str
     success: bool = True
     waited: float = 0.0  # seconds spent waiting for the user's approval, not running
+    artifact: Any = None  # what a tool of response_format "content_and_artifact" gave besides its content
 
 
 def _json_schema(tool: BaseTool) -> dict[str, Any]:
@@ -176,11 +178,15 @@ class Toolbox:
         """Invoke an approved tool within its time limit; a failure or a timeout is a failed ToolResult."""
         limit = self.timeout_for(tool)
         tool_input, config = self._tool_input(tool, args), {"callbacks": callbacks}
+        if tool.response_format == "content_and_artifact" and isinstance(tool_input, dict):
+            tool_input = {"name": tool.name, "args": tool_input, "id": f"call_{tool.name}", "type": "tool_call"}
         # straight to the tool's code where nothing listens; else through invoke, as LangChain runs it
         run = direct_run(tool, callbacks) or (lambda given: tool.invoke(given, config=config))  # type: ignore[arg-type]
         try:
             with quoting_in(self.prompts):  # a fence the tool writes speaks the run's language
                 output = call_with_time_limit(lambda: run(tool_input), limit)
+        except SubAgentError:  # the sub-agent's model or service failed: the whole run stops
+            raise
         except TimeLimitExceeded as late:
             note = "tool_timed_out" if late.stopped else "tool_timed_out_running"
             return self._failed(note, tool=tool.name, seconds=f"{limit:g}")
@@ -189,7 +195,8 @@ class Toolbox:
             return self._failed("tool_failed", tool=tool.name, error=f"{type(err).__name__}: {message}")
         text = output if isinstance(output, str) else getattr(output, "content", output)
         text = encodable(str(text))  # e.g. undecodable file names
-        return ToolResult(truncate(text, self.max_observation_chars, self.prompts))
+        artifact = getattr(output, "artifact", None)  # a ToolMessage's, for a tool that gives one
+        return ToolResult(truncate(text, self.max_observation_chars, self.prompts), artifact=artifact)
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""

@@ -20,7 +20,7 @@ from ..errors import AutoAgentError
 from ..events import RunObserver
 from ..paths import autoagent_home, private_dir, private_file
 from ..reply import ThoughtAndAction
-from ..steps import RunResult, Step, StepKind
+from ..steps import RunResult, Step, StepKind, StopReason, SubRun, Usage
 from .redact import Redactor, encodable
 
 logger = logging.getLogger("autoagent")
@@ -82,7 +82,26 @@ def step_record(step: Step) -> dict[str, Any]:
     return {"type": "step", "number": step.number, "kind": step.kind.value, "reply": step.reply, "decision": decision,
             "observation": step.observation, "success": step.success, "seconds": step.seconds,
             "input_tokens": step.input_tokens, "output_tokens": step.output_tokens, "check": step.check,
-            "in_reply_of": step.in_reply_of}
+            "in_reply_of": step.in_reply_of, **({"sub_run": sub_run_record(step.sub_run)} if step.sub_run else {})}
+
+
+def sub_run_record(sub_run: SubRun) -> dict[str, Any]:
+    """The run of the sub-agent a step called, kept in that step's record: its task, steps and outcome."""
+    run = sub_run.run
+    return {"agent": sub_run.agent, "task": run.task, "stop_reason": run.stop_reason.value,
+            "stop_detail": run.stop_detail, "answer": run.answer, "model_answer": run.model_answer,
+            "seconds": run.seconds, "usage": {name: getattr(run.usage, name) for name in USAGE_FIELDS},
+            "steps": [step_record(step) for step in run.steps]}
+
+
+def sub_run_from_record(record: dict[str, Any]) -> SubRun:
+    """The SubRun a sub-run record was written from."""
+    usage = Usage(**{name: record["usage"][name] for name in USAGE_FIELDS if name in record.get("usage", {})})
+    run = RunResult(task=record.get("task", ""), answer=record.get("answer", ""),
+                    stop_reason=StopReason(record["stop_reason"]), stop_detail=record.get("stop_detail", ""),
+                    steps=[step_from_record(step) for step in record.get("steps", [])], usage=usage,
+                    seconds=float(record.get("seconds", 0.0)), model_answer=record.get("model_answer", ""))
+    return SubRun(str(record["agent"]), run)
 
 
 def step_from_record(record: dict[str, Any]) -> Step:
@@ -93,7 +112,8 @@ def step_from_record(record: dict[str, Any]) -> Step:
                 observation=record.get("observation", ""), success=bool(record.get("success", True)),
                 seconds=float(record.get("seconds", 0.0)), input_tokens=int(record.get("input_tokens", 0)),
                 output_tokens=int(record.get("output_tokens", 0)), check=str(record.get("check", "")),
-                in_reply_of=int(record.get("in_reply_of", 0)))
+                in_reply_of=int(record.get("in_reply_of", 0)),
+                sub_run=sub_run_from_record(record["sub_run"]) if record.get("sub_run") else None)
 
 
 class TranscriptWriter(RunObserver):
