@@ -3,7 +3,9 @@
 A fence's info string is the language, then optional attributes: ```bash title="not run: builds llama.cpp"```
 marks a block the tests cannot run (mkdocs-material shows the title above the block, so readers see it too),
 ```python title="my_tools.py"``` is that file: it is written to the example's folder before it runs, and
-```bash title="slow: starts a local Ray instance"``` runs with the slow tests only.
+```bash title="slow: starts a local Ray instance"``` runs with the slow tests only, and
+```python title="run by tests/test_docs.py (needs espeak-ng)"``` is run by that test file, not here. A ```console
+block's commands are its `$ ` lines.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ class Block:
         return self.title.removeprefix("not run:").strip() if self.title.startswith("not run:") else ""
 
     @property
+    def run_by(self) -> str:
+        """The test file that runs this block instead ('' when none does)."""
+        return self.title.removeprefix("run by ").split()[0] if self.title.startswith("run by ") else ""
+
+    @property
     def slow(self) -> bool:
         """True for a block that runs only with the slow tests."""
         return self.title.startswith("slow:")
@@ -54,7 +61,7 @@ class Block:
     @property
     def runs(self) -> bool:
         """True for an example the tests execute."""
-        return self.lang in RUN and not self.not_run
+        return self.lang in RUN and not self.not_run and not self.run_by
 
 
 def doc_files() -> list[Path]:
@@ -81,6 +88,8 @@ def blocks(path: Path) -> list[Block]:
         lang = info.split(" ", 1)[0].split("{", 1)[0].lower() if info else ""
         title = _TITLE.search(info)
         start = index - len(body)
+        if lang == "console":  # a terminal session: run the commands after its prompts, not the output shown
+            body = [line.removeprefix("$ ") for line in body if line.startswith("$ ")]
         found.append(Block(path, start, lang, title["title"] if title else "", "\n".join(body) + "\n"))
         index += 1
     return found

@@ -126,6 +126,9 @@ def test_every_block_says_what_it_is_and_few_are_not_run() -> None:
     every = all_blocks()
     unknown = [f"{block.where} ```{block.lang}" for block in every if block.lang not in RUN and block.lang not in SHOWN]
     assert not unknown, f"fences need a language that runs ({sorted(RUN)}) or is shown only ({sorted(SHOWN)})"
+    for block in every:  # a block run by another test names a test file that reads its page
+        if block.run_by:
+            assert block.path.name in (ROOT / block.run_by).read_text(encoding="utf-8"), block.where
     not_run = [f"{block.where}: {block.not_run}" for block in every if block.not_run]
     print("\nnot run:\n  " + "\n  ".join(not_run))
     assert len(not_run) <= MOST_NOT_RUN, not_run
