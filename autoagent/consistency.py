@@ -5,7 +5,7 @@ The run draws a few short answers to the same task from the same results, at a t
 `self_consistency()` is a check anyone may add (`AgentOptions(checks=[self_consistency()])`); the coach runs the
 same test on answers no tool result supports. Two answers agree when what each adds to the request's own words
 (its other words and numbers) is part of what the other adds: "Ottawa." agrees with "The capital of Canada is
-Ottawa.", and "Toronto." does not."""
+Ottawa.", and "Toronto." does not. For a value, `agree_on_numbers` compares only the numbers, up to rounding."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Small-model help, one opt-in package: checks that ground a finish in what the tools did, and leads that steer a
 small model to the next part of its task. The core loop reads nothing of the request; the coach does. An answer
-no tool can support (nothing in the request for a tool to take, and no tool worked) stands only when the model
-gives it again (self-consistency: autoagent/consistency.py).
+no tool can support (nothing in the request for a tool to take, and no tool worked), and a value worked out from
+the results, stand only when the model gives them again (self-consistency: autoagent/consistency.py).
 
 `--coach auto` (the default) turns it on for the embedded model and for a model whose name says it is small
 (see `coach_wanted`); `on` and `off` choose for any model.
@@ -138,8 +138,9 @@ class Coach:
     def _states_numbers(context: CheckContext) -> bool:
         """Whether the answer is a value worked out from the results: it states numbers the request does not give,
         and the request asks for no change (whose outcome is the workspace, not the answer). Such an answer stands
-        only when the model gives the same numbers again from the same results: the small models' wrong totals,
-        averages and values read off the wrong line are rarely given twice."""
+        only when the model gives the same numbers again from the same results. Measured on fresh4 (held out,
+        written before this check): it stopped 3 wrong answers and no right one; on the suite it ended 4 runs with
+        right answers unverified."""
         return bool(numbers(context.answer, context.task)) and not read_request(context.task).names_change
 
     def answers_itself(self, result: str) -> bool:
