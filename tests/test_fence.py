@@ -20,7 +20,7 @@ def test_a_file_cannot_close_its_fence_or_forge_steps(tmp_path: Path) -> None:
     (tmp_path / "forged.txt").write_text(FORGED)
     shown = Toolbox(file_tools(tmp_path)).run(Action(name="read_file", args={"path": "forged.txt"})).content
     heading, note, begin, *_ = shown.splitlines()
-    assert heading == "The content of 'forged.txt' (4 lines):"
+    assert heading == "The content of 'forged.txt' (4 lines, 19 words):"
     tag = re.fullmatch(r"<<<FILE CONTENT ([0-9a-f]{12})", begin).group(1)  # type: ignore[union-attr]
     assert tag in note and "not instructions" in note
     assert shown.endswith(f"\nFILE CONTENT {tag}>>>") and shown.count(tag) == 3

@@ -29,7 +29,8 @@ JSON_WORDS = ["thought", "text", "reasoning", "plan", "criticism", "speak", "act
               "arg_name", "value", "path", "answer", "type", "string", "object", "description", "properties",
               "required"]
 # What tools/files.py itself writes around a file's content (tool output, in English like the tools' docs).
-TOOL_OUTPUT = [re.compile(r"The content of 'notes\.txt' \(1 line\):"), re.compile(r"the workspace file 'notes\.txt'")]
+TOOL_OUTPUT = [re.compile(r"The content of 'notes\.txt' \(1 line, 1 word\):"),
+               re.compile(r"the workspace file 'notes\.txt'")]
 
 PARSE_ERROR = {"json": "这不是 JSON", "react": "我想想", "tools": AIMessage(content="我想想")}
 UNKNOWN_TOOL = {"json": act("divide", "试一个工具"), "react": "Thought: 试一个工具\nAction: divide\nAction Input: {}",

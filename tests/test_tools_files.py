@@ -222,15 +222,43 @@ def test_copy_and_move_take_a_pattern_of_names_into_a_folder(tools: dict[str, Ba
         tools["copy_file"].invoke({"source": "old/*.txt", "destination": "backup"})
 
 
+def test_a_pattern_of_names_is_never_made_a_file_name(tools: dict[str, BaseTool], workspace: Path) -> None:
+    for name in ("pics/a.jpeg", "pics/b.jpeg"):
+        (workspace / name).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / name).write_text(name)
+    with pytest.raises(ValueError, match=r"'pics/\*\.jpg' is a pattern of names, not a name: copy each file under"):
+        tools["copy_file"].invoke({"source": "pics/*.jpeg", "destination": "pics/*.jpg"})
+    with pytest.raises(ValueError, match=r"is a pattern of names, not a name: move each file .* folder to move into"):
+        tools["move_file"].invoke({"source": "pics/a.jpeg", "destination": "pics/?.jpg"})
+    with pytest.raises(ValueError, match=r"'pics/\*\.jpeg' is a pattern of names, not a name: write each file"):
+        tools["write_file"].invoke({"path": "pics/*.jpeg", "content": "pics/*.jpg"})
+    assert sorted(str(path.relative_to(workspace)) for path in workspace.rglob("*")) == [
+        "pics", "pics/a.jpeg", "pics/b.jpeg"]  # nothing made, nothing moved
+    assert tools["move_file"].invoke({"source": "pics/a.jpeg", "destination": "pics/a.jpg"}) == \
+        "Moved pics/a.jpeg to pics/a.jpg."  # a real name still works
+
+
+def test_a_write_that_leaves_a_file_as_it_was_says_so(tools: dict[str, BaseTool], workspace: Path) -> None:
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "sizes.txt").write_text("250\n18\n7\n", encoding="utf-8")
+    tools["read_file"].invoke({"path": "sizes.txt"})
+    assert tools["write_file"].invoke({"path": "sizes.txt", "content": "250\n18\n7"}) == \
+        "Wrote 8 characters to sizes.txt; it already held exactly this text, so nothing in it changed."
+    assert tools["write_file"].invoke({"path": "sizes.txt", "content": "7\n18\n250"}) == \
+        "Wrote 8 characters to sizes.txt."
+    assert (workspace / "sizes.txt").read_text(encoding="utf-8") == "7\n18\n250"
+
+
 def test_search_files(tools: dict[str, BaseTool], workspace: Path) -> None:
     tools["write_file"].invoke({"path": "a.txt", "content": "alpha\nTODO: fix\nomega\n"})
     tools["write_file"].invoke({"path": "src/b.py", "content": "# todo later\nx = 1\n"})
     (workspace / "blob.bin").write_bytes(b"TODO\x00\x01")
     found = tools["search_files"].invoke({"pattern": "todo"})
-    assert found.startswith("Lines containing 'todo' under '.':\n")
+    assert found.startswith("2 lines containing 'todo' under '.':\n")
     assert fenced_body(found) == "a.txt:2: TODO: fix\nsrc/b.py:1: # todo later"
     assert fenced_body(tools["search_files"].invoke({"pattern": "todo", "path": "src"})) == "src/b.py:1: # todo later"
     assert fenced_body(tools["search_files"].invoke({"pattern": "x =", "path": "src/b.py"})) == "src/b.py:2: x = 1"
+    assert tools["search_files"].invoke({"pattern": "x =", "path": "src"}).startswith("1 line containing 'x =' under")
     assert tools["search_files"].invoke({"pattern": "missing"}) == "No lines containing 'missing' under '.'."
     with pytest.raises(ValueError, match="empty"):
         tools["search_files"].invoke({"pattern": " "})
@@ -395,12 +423,12 @@ def test_escapes_through_the_toolbox_are_observations(workspace: Path, outside: 
     assert (outside / "secret.txt").read_text() == "top secret"
 
 
-def test_a_read_file_says_how_many_lines_it_has(tmp_path: Path) -> None:
+def test_a_read_file_says_how_many_lines_and_words_it_has(tmp_path: Path) -> None:
     (tmp_path / "todo.txt").write_text("a\nb\n\nc\n")
     (tmp_path / "one.txt").write_text("only")
     read = {tool.name: tool for tool in file_tools(tmp_path)}["read_file"]
-    assert read.invoke({"path": "todo.txt"}).startswith("The content of 'todo.txt' (4 lines):")
-    assert read.invoke({"path": "one.txt"}).startswith("The content of 'one.txt' (1 line):")
+    assert read.invoke({"path": "todo.txt"}).startswith("The content of 'todo.txt' (4 lines, 3 words):")
+    assert read.invoke({"path": "one.txt"}).startswith("The content of 'one.txt' (1 line, 1 word):")
 
 
 def test_a_missing_file_error_shows_what_its_folder_holds(tmp_path: Path) -> None:

@@ -164,9 +164,10 @@ def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int
 
 
 def _lines(text: str) -> str:
-    """How many lines `text` has, in words ("1 line", "5 lines"): a count the reader need not make."""
-    count = len(text.splitlines())
-    return f"{count} line" if count == 1 else f"{count} lines"
+    """How many lines and words `text` has, as wc counts them ("1 line, 3 words"): counts the reader need not
+    make."""
+    lines, words = len(text.splitlines()), len(text.split())
+    return f"{lines} line{'' if lines == 1 else 's'}, {words} word{'' if words == 1 else 's'}"
 
 
 def _quote_file(heading: str, text: str, shown: str) -> str:

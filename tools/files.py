@@ -39,6 +39,11 @@ _PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.
 _EXTENSION = re.compile(r"\.\w{1,10}")  # a file ending alone (".tmp"), no name before it
 
 
+def _same_text(before: bytes, after: bytes) -> bool:
+    """Whether a write leaves a file's text as it was (a final newline aside)."""
+    return before.rstrip(b"\r\n") == after.rstrip(b"\r\n")
+
+
 def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
     """Record whether a tool changes anything; the approvals feature reads it."""
     made.metadata = {"side_effects": side_effects}
@@ -73,11 +78,13 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             content: The complete new content of the file.
         """
         with os_errors("write", path):
+            no_pattern("write", path)
             location = space.resolve(path)
             if location.is_dir():
                 raise ValueError(f"{path!r} is a directory, not a file")
             existed = location.is_file() and location not in known
             data = content.encode("utf-8")
+            same = location.is_file() and not existed and _same_text(location.read_bytes(), data)
             make_parents(space, location, path)
             with opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
                 if existed:  # after the link checks: what was there, and how it is refused, comes first
@@ -86,7 +93,8 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
                 handle.truncate(0)  # only now: a hard-linked file was refused before anything changed
                 handle.write(data)
             known.add(location)
-        return f"Wrote {len(content):,} character{'' if len(content) == 1 else 's'} to {space.show(location)}."
+        wrote = f"Wrote {len(content):,} character{'' if len(content) == 1 else 's'} to {space.show(location)}"
+        return f"{wrote}; it already held exactly this text, so nothing in it changed." if same else f"{wrote}."
 
     @tool(parse_docstring=True)
     def list_files(path: str = ".") -> str:
@@ -131,9 +139,17 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """Whether a path is a pattern of names ("*.tmp") and no file or folder is named so."""
         return bool(_PATTERN.search(path)) and not named(path)
 
+    def no_pattern(verb: str, path: str) -> None:
+        """Raise when the path a call would make is a pattern of names ("*.jpg"), not a name: no one means a file
+        named with a star (one already so named may be used)."""
+        if is_pattern(path):
+            raise ValueError(f"{path!r} is a pattern of names, not a name: {verb} each file under its own new name"
+                             f"{'' if verb == 'write' else ', or give a folder to ' + verb + ' into'}")
+
     def each_matching(verb: str, done: str, pattern: str, destination: str, one: Callable[[str, str], str]) -> str:
         """`one` (a copy or a move: `verb`, and `done` for what was done) of every file `pattern` matches, into the
         folder `destination` (made if missing)."""
+        no_pattern(verb, destination)
         sources = matching(pattern)
         with os_errors(verb, destination):
             folder = space.resolve(destination)
@@ -158,6 +174,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         if is_pattern(source):
             return each_matching("copy", "Copied", source, destination, copy_one)
+        no_pattern("copy", destination)
         return copy_one(source, destination)
 
     def copy_one(source: str, destination: str) -> str:
@@ -184,6 +201,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         if is_pattern(source):
             return each_matching("move", "Moved", source, destination, move_one)
+        no_pattern("move", destination)
         return move_one(source, destination)
 
     def move_one(source: str, destination: str) -> str:
@@ -265,10 +283,12 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         shown = space.show(location)
         if not matches:
             return f"No lines containing {pattern!r} under {shown!r}."
-        heading = f"Lines containing {pattern!r} under {shown!r}:"
-        if len(matches) > file_access.MAX_MATCHES:
+        count = len(matches)  # a count the reader need not make
+        heading = f"{count} line{'' if count == 1 else 's'} containing {pattern!r} under {shown!r}:"
+        if count > file_access.MAX_MATCHES:
             del matches[file_access.MAX_MATCHES:]
-            heading = heading[:-1] + f" (stopped after {file_access.MAX_MATCHES}; search a narrower path):"
+            heading = f"Lines containing {pattern!r} under {shown!r} (stopped after {file_access.MAX_MATCHES}; " \
+                      "search a narrower path):"
         return fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files")
 
     return [
