@@ -24,6 +24,7 @@ from .verify import (
     pending_mentions,
 )
 from .writes import (
+    object_to_copied_fence,
     object_to_copied_note,
     object_to_folder_as_file,
     object_to_no_change,
@@ -169,10 +170,11 @@ class Referee:
         return self.calculator, expression, self.prompts.render("check_calculation", expression=expression)
 
     def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
-        """An objection to running `action` (a note this run was given written into a file, a rewrite of a file
-        this run just wrote, a calculation written instead of its result, a folder the request names written as
-        a file), or None."""
-        objection = object_to_copied_note(action, steps, writes, task) or object_to_rewrite(action, steps, writes)
+        """An objection to running `action` (the framing a file's content was quoted in, or a note this run was
+        given, written into a file, a rewrite of a file this run just wrote, a calculation written instead of its
+        result, a folder the request names written as a file), or None."""
+        objection = object_to_copied_fence(action, steps, writes) \
+            or object_to_copied_note(action, steps, writes, task) or object_to_rewrite(action, steps, writes)
         for template, check in (("unworked_write", lambda: object_to_unworked_write(action, steps, writes)),
                                 ("folder_as_file", lambda: object_to_folder_as_file(action, task, writes))):
             if objection is None and template not in self.raised:  # once a run each: the model may mean it

@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from ..action_schema import PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
+from ..tool_use.fence import fence_tags
 from .request import is_question as is_question  # a part of a request asks something: read as requests are
 from .request import read_request
 from .verify import OPERAND, Objection, is_folder, mentions, ran
@@ -29,14 +30,14 @@ def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Ob
     "Wrote 5 characters" into the file it just wrote). Asked once per file; the same action again runs."""
     if not writes:
         return None
-    target = _target(action)
+    target = written_to(action)
     if target is None:
         return None
     for step in steps:
-        if step.kind is StepKind.REJECTED and step.action is not None and _target(step.action) == target:
+        if step.kind is StepKind.REJECTED and step.action is not None and written_to(step.action) == target:
             return None  # already asked: the model insists
     earlier = [step for step in ran(steps) if step.success and step.action is not None
-               and _target(step.action) == target and step.action.name == action.name]
+               and written_to(step.action) == target and step.action.name == action.name]
     if not earlier:
         return None
     return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
@@ -48,7 +49,7 @@ def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool, t
     shows (the 5 of "Wrote 5 characters"), not anything the task asks for (a small model copies the last
     observation into the file it just wrote). Asked every time: it is never meant. A file's content a read
     showed may be copied."""
-    if not writes or _target(action) is None:
+    if not writes or written_to(action) is None:
         return None
     told = {step.observation.strip() for step in steps if step.observation.strip() and (
         step.kind is not StepKind.ACTION or (step.action is not None and step.action.name == action.name))}
@@ -57,7 +58,21 @@ def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool, t
     copied = next((text for text in texts if text and any(_copied(text, note, shown) for note in told)), None)
     if copied is None:
         return None
-    return Objection("copied_note", {"path": _target(action) or "", "text": copied[:80]})
+    return Objection("copied_note", {"path": written_to(action) or "", "text": copied[:80]})
+
+
+def object_to_copied_fence(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
+    """Why a side-effecting action is not run: the text it writes holds the framing a tool's result was quoted in
+    (the tag of a fence this run was shown, with the note and markers around a file's content), not the content
+    alone. Asked every time: the framing is ours, never what a file should hold."""
+    target = written_to(action) if writes else None
+    if target is None:
+        return None
+    tags = {tag for step in steps for tag in fence_tags(step.observation)}
+    texts = [value.lower() for key, value in action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
+    if not any(tag in text for tag in tags for text in texts):
+        return None
+    return Objection("copied_fence", {"path": target})
 
 
 def _copied(text: str, note: str, shown: str) -> bool:
@@ -73,7 +88,7 @@ def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool
     """Why a side-effecting action is questioned: the text it writes is a calculation, not its result ("12 + 30"
     written for "save the result of 12 plus 30"). Asked once per run; the same action again runs (the text may be
     meant)."""
-    target = _target(action)  # a tool that writes a file, not one that works out the expression it takes
+    target = written_to(action)  # a tool that writes a file, not one that works out the expression it takes
     if not writes or target is None or any(step.kind is StepKind.REJECTED and step.action == action
                                            for step in steps):
         return None
@@ -87,7 +102,7 @@ def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool
 def object_to_folder_as_file(action: Action, task: str, writes: bool) -> Objection | None:
     """Why a side-effecting action is questioned: where it writes is the name of a folder the request names, made
     a file ("archive.txt" for "into the archive folder"). Asked once a run (by the referee)."""
-    target = _target(action) if writes else None
+    target = written_to(action) if writes else None
     if target is None or "/" in target or "." not in target:
         return None
     stem = target.rsplit(".", 1)[0].lower()
@@ -97,7 +112,7 @@ def object_to_folder_as_file(action: Action, task: str, writes: bool) -> Objecti
     return Objection("folder_as_file", {"path": target, "folder": folder})
 
 
-def _target(action: Action) -> str | None:
+def written_to(action: Action) -> str | None:
     """The file an action writes to, as the model named it."""
     for key in TARGET_ARGS:
         value = action.args.get(key)
