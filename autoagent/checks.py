@@ -34,7 +34,7 @@ class Verdict:
     note: str = ""  # what the model reads (send back), the thought of the agent's own step (run tool), or why
     tool: str = ""
     args: Mapping[str, Any] = field(default_factory=dict)
-    answer: str | None = None  # an accepted answer that replaces the draft
+    answer: str | None = None  # an answer that replaces the draft (accepted, or shown as unsure by a stop)
     reason: StopReason = StopReason.UNVERIFIED
 
     @classmethod
@@ -53,9 +53,9 @@ class Verdict:
         return cls(VerdictKind.RUN_TOOL, note=thought, tool=tool, args=dict(args))
 
     @classmethod
-    def stop(cls, why: str, reason: StopReason = StopReason.UNVERIFIED) -> Verdict:
-        """The run ends now, for `reason`, with the draft shown as unsure."""
-        return cls(VerdictKind.STOP, note=why, reason=reason)
+    def stop(cls, why: str, reason: StopReason = StopReason.UNVERIFIED, answer: str | None = None) -> Verdict:
+        """The run ends now, for `reason`, with the draft (or `answer` in its place) shown as unsure."""
+        return cls(VerdictKind.STOP, note=why, answer=answer, reason=reason)
 
     @property
     def changes_course(self) -> bool:
@@ -74,6 +74,8 @@ class CheckContext:
     tools: Sequence[str] = ()
     sent_back: int = 0  # how often this check already sent this run back: a check may give up after one
     sample: Callable[[int], Sequence[str]] = field(default=lambda count: (), repr=False, compare=False)
+    sample_content: Callable[[str, int], Sequence[str]] = field(default=lambda path, count: (), repr=False,
+                                                                compare=False)
 
     @classmethod
     def of(cls, task: str, steps: Sequence[Step], answer: str, tools: Sequence[str] = ()) -> CheckContext:
@@ -90,6 +92,12 @@ class CheckContext:
         with its own seed (for self-consistency: see autoagent.consistency); the same ones however often asked,
         and empty where the run cannot draw them (a context built by `of`)."""
         return list(self.sample(count))[:count]
+
+    def contents(self, path: str, count: int) -> list[str]:
+        """`count` drafts of the whole content the task asks `path` to hold, each written anew from the results of
+        the steps that changed nothing (not from the write that made it), at a temperature with its own seed (for
+        self-consistency of a file the run wrote); empty where the run cannot draw them."""
+        return list(self.sample_content(path, count))[:count]
 
     def with_answer(self, answer: str) -> CheckContext:
         """The same context with `answer` as the draft (a check put it in place of the model's)."""

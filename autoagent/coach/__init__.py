@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 
-from ..checks import CheckContext, NamedCheck, Verdict
-from ..consistency import agree_on_numbers, consistency_verdict, numbers
+from ..checks import CheckContext, NamedCheck, Verdict, VerdictKind
+from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
@@ -23,6 +23,7 @@ from ..reply import Action, ThoughtAndAction
 from ..steps import Step, ran
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
+from .edits import edits_verdict
 from .leads import Lead
 from .referee import Referee, answers_itself
 from .request import read_request
@@ -107,11 +108,10 @@ class Coach:
         objection, answer = self.referee.review_finish(context.task, long_term_memory, context.steps,
                                                        lambda: context.answer)
         if told and self._from_knowledge(context, objection):
-            return consistency_verdict(context)
+            return consistency_verdict(context, majority=True)
         if objection is None:
-            if self.can_sample and answer == context.answer and self._states_numbers(context):
-                return consistency_verdict(context, same=agree_on_numbers)
-            return Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
+            unsure = self._unsure(context, answer) if self.can_sample else None
+            return unsure or Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
         check = self.referee.calculation_to_check(objection, answer)
         if check is not None:
             return self._run(*check)
@@ -134,14 +134,21 @@ class Coach:
             return False
         return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
 
-    @staticmethod
-    def _states_numbers(context: CheckContext) -> bool:
-        """Whether the answer is a value worked out from the results: it states numbers the request does not give,
-        and the request asks for no change (whose outcome is the workspace, not the answer). Such an answer stands
-        only when the model gives the same numbers again from the same results. Measured on fresh4 (held out,
-        written before this check): it stopped 3 wrong answers and no right one; on the suite it ended 4 runs with
-        right answers unverified."""
-        return bool(numbers(context.answer, context.task)) and not read_request(context.task).names_change
+    def _unsure(self, context: CheckContext, answer: str) -> Verdict | None:
+        """A verdict on a finish the model may not give again (self-consistency), or None: a file it wrote from
+        what it read must be written the same again (edits.py: or the agent writes what two fresh drafts agree
+        on), and the answer to a request that asks for no change (whose outcome is the answer, not the workspace)
+        must agree with short answers sampled from the same results, on its numbers where it states any.
+        `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure, unless the
+        samples agree on another (the majority). Measured on held-out sets written before: bench/RESULTS.md."""
+        edited = edits_verdict(context, self.referee.writers, self.prompts)
+        if edited is not None or read_request(context.task).names_change:
+            return edited
+        verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers, majority=True)
+        if verdict.kind is VerdictKind.ACCEPT:
+            return None
+        return verdict if verdict.answer is not None or answer == context.answer else \
+            Verdict.stop(verdict.note, verdict.reason, answer)
 
     def answers_itself(self, result: str) -> bool:
         """Whether a tool's result, stood in for a draft that was no answer, answers the question by itself: one

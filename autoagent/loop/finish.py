@@ -18,6 +18,7 @@ from ..memory.short_term import ShortTermMemory
 from ..prompts import format_prompt
 from ..reply import ThoughtAndAction
 from ..steps import RunResult, Step, StepKind, StepOutcome, StopReason
+from ..tool_use.approval import is_read_only
 from .answers import answer_from_observations, is_answer
 from .metering import Meter
 
@@ -94,6 +95,23 @@ def sample_answers(agent: Finisher, task: str, memory: ShortTermMemory, meter: M
             for seed in range(first_seed, first_seed + count)]
 
 
+def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str, meter: Meter, count: int,
+                    first_seed: int = 1) -> list[str]:
+    """`count` drafts of the whole content the task asks `path` to hold, each written anew at a temperature with its
+    own seed from the results of the calls that changed nothing (a write's own content is not shown, so a draft
+    that matches it was worked out again, not copied)."""
+    looked = ShortTermMemory(max(len(steps), 1))
+    for step in steps:
+        tool = agent.toolbox.find(step.action.name) if step.action else None
+        if step.kind is StepKind.ACTION and step.success and tool is not None and is_read_only(tool):
+            looked.add(step)
+    prompt = agent.prompts.render("write_again", task_description=task, path=path,
+                                  short_term_memory=looked.render(agent.prompts))
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, agent.reply_caps.answer)[0].text
+            for seed in range(first_seed, first_seed + count)]
+
+
 class FinishReview:
     """The finishes of one run: each drafted answer goes past the checks, each of which may accept it (or put
     another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
@@ -103,6 +121,7 @@ class FinishReview:
         self.agent, self.memory, self.meter, self.coach = agent, memory, meter, coach
         self.checks: list[NamedCheck] = [*([coach.check(long_term_memory)] if coach else []), *agent.checks]
         self.sent_back: Counter[str] = Counter()  # per check, how often it sent this run back
+        self.seeds: Counter[str] = Counter()  # per file, the seeds its drafts took so far
 
     def review(self, number: int, reply: str, decision: ThoughtAndAction, task: str, result: RunResult,
                events: RunObserver, callbacks: Callbacks) -> StepOutcome:
@@ -125,7 +144,19 @@ class FinishReview:
                                               first_seed=len(samples) + 1))
             return samples[:count]
 
-        context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample)
+        contents: dict[str, list[str]] = {}
+
+        def sample_content(path: str, count: int) -> list[str]:  # drawn once a finish for each file, with seeds
+            drawn = contents.setdefault(path, [])  # not drawn before in this run: the same prompt, new drafts
+            needed = count - len(drawn)
+            if needed > 0:
+                drawn.extend(sample_contents(self.agent, task, steps, path, self.meter, needed,
+                                             first_seed=self.seeds[path] + 1))
+                self.seeds[path] += needed
+            return drawn[:count]
+
+        context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample,
+                               sample_content=sample_content)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer
@@ -146,6 +177,9 @@ class FinishReview:
                 return self.agent.run_own(number, reply, verdict.tool, dict(verdict.args), verdict.note, events,
                                           callbacks, check=check.name)
             elif verdict.kind is VerdictKind.STOP:
+                if verdict.answer is not None:  # the check's answer stands, as unsure; the model's own is kept
+                    own, context = own or context.answer, context.with_answer(verdict.answer)
+                    result.model_answer = own if own != verdict.answer else ""
                 result.answer = context.answer if written or own else ""  # an unsure answer still shows
                 step = Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check=check.name)
                 return StepOutcome(step, verdict.reason, detail=verdict.note)

@@ -1,0 +1,107 @@
+"""Self-consistency of what a run wrote: a file whose content the model worked out from what the run read (lines
+sorted, reversed, filtered, renumbered, reworded) stands only when the model, shown the same results without the
+write, writes that content again; where two fresh drafts agree with each other and not with the file, the agent
+writes what they agree on (a majority of three), and the next finish drafts it again. Nothing of the request is
+read: what is compared is the file, line by line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..action_schema import PATH_ARG
+from ..checks import CheckContext, Verdict
+from ..consistency import added
+from ..prompts import PromptTemplateBuilder
+from ..reply import Action
+from ..steps import Step, ran
+from ..tool_use.fence import unfenced
+from .writes import written_to
+
+SAMPLES = 2  # drafts drawn beside the written content: three in all must be the same
+DERIVED_SHARE = 0.5  # a content at least this share of whose words the run's reads showed was worked out from them
+_FENCE = "```"
+
+
+def written(steps: Sequence[Step], writers: Sequence[str]) -> dict[str, str]:
+    """The last content each file got from a call of a tool of `writers` that worked and took a text to write,
+    by the file's name as the model gave it."""
+    return {path: str(action.args[key]) for path, (action, key) in _writes(steps, writers).items()}
+
+
+def _writes(steps: Sequence[Step], writers: Sequence[str]) -> dict[str, tuple[Action, str]]:
+    """The last call that wrote a text into each file, and the argument that held the text."""
+    calls: dict[str, tuple[Action, str]] = {}
+    for step in ran(steps):
+        if not step.success or step.action is None or step.action.name not in writers:
+            continue
+        target = written_to(step.action)
+        texts = [key for key, value in step.action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
+        if target is not None and texts:
+            calls[target] = (step.action, max(texts, key=lambda key: len(step.action.args[key])))  # type: ignore[union-attr]
+    return calls
+
+
+def derived(content: str, steps: Sequence[Step], writers: Sequence[str]) -> bool:
+    """Whether `content` was worked out from what the calls that changed nothing showed: at least DERIVED_SHARE of
+    its words and numbers stand in their results (a file made up from nothing, such as a poem, is not)."""
+    words = added(content, "")
+    if not words:
+        return False
+    shown: set[str] = set()
+    for step in ran(steps):
+        if step.success and step.action is not None and step.action.name not in writers:
+            shown |= added(step.observation, "")
+    return len(words & shown) >= DERIVED_SHARE * len(words)
+
+
+def lines_of(content: str) -> list[str]:
+    """A file's content as the lines that matter: each stripped, blank lines and a code fence around it left out."""
+    lines = [line.strip() for line in content.strip().strip("\"'").splitlines()]
+    if lines and lines[0].startswith(_FENCE) and lines[-1] == _FENCE:
+        lines = lines[1:-1]
+    return [line for line in lines if line]
+
+
+def content_of(draft: str) -> str:
+    """A draft as the content it gives: without surrounding blanks and a code fence around it."""
+    lines = draft.strip().splitlines()
+    if len(lines) > 1 and lines[0].startswith(_FENCE) and lines[-1].strip() == _FENCE:
+        lines = lines[1:-1]
+    return "\n".join(lines).strip("\n")
+
+
+def edits_verdict(context: CheckContext, writers: Sequence[str], prompts: PromptTemplateBuilder,
+                  samples: int = SAMPLES) -> Verdict | None:
+    """A verdict on the files the run wrote from what it read, each drafted `samples` times anew: None when every
+    draft is what was written (or none was, or the run cannot draw drafts); the agent's own write of what the
+    drafts agree on, where they agree with each other and not with the file (the content the model gave most
+    often; once a file, and the next finish drafts it again; never a copy of what a call showed); else a stop
+    (the run ends unverified)."""
+    for path, (action, key) in _writes(context.steps, writers).items():
+        content = str(action.args[key])
+        if not derived(content, context.steps, writers):
+            continue
+        drafts = context.contents(path, samples)
+        if all(lines_of(draft) == lines_of(content) for draft in drafts):
+            continue
+        agreed = len(drafts) > 1 and bool(lines_of(drafts[0])) \
+            and all(lines_of(draft) == lines_of(drafts[0]) for draft in drafts[1:])
+        if agreed and not _rewritten(context.steps, path, writers) and not _as_read(drafts[0], context.steps):
+            ending = "\n" if content.endswith("\n") else ""
+            args = {**action.args, key: content_of(drafts[0]) + ending}
+            return Verdict.run_tool(action.name, args, prompts.render("write_agreed", path=path))
+        shown = " | ".join(" / ".join(lines_of(text))[:60] for text in [content, *drafts])
+        return Verdict.stop(f"{path} was not written the same when the model wrote it again: {shown}")
+    return None
+
+
+def _as_read(draft: str, steps: Sequence[Step]) -> bool:
+    """Whether `draft` is a file's content as a call showed it: drafts that copy what was read are no edit."""
+    return any(step.success and lines_of(unfenced(step.observation).rstrip()) == lines_of(draft)
+               for step in ran(steps))
+
+
+def _rewritten(steps: Sequence[Step], path: str, writers: Sequence[str]) -> bool:
+    """Whether the agent itself already wrote `path` for a check (what the drafts agreed on)."""
+    return any(step.check and step.action is not None and step.action.name in writers
+               and written_to(step.action) == path for step in ran(steps))

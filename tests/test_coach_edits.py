@@ -1,0 +1,171 @@
+"""The coach's checks of what a run wrote: a file worked out from what the run read stands only when the model writes
+it the same again (autoagent/coach/edits.py), and the framing a file's content was quoted in is never written; and
+the answer to a request that asks for no change stands only when the model gives it again, numbers or not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from autoagent import AutoGPT
+from autoagent.checks import CheckContext, Verdict, VerdictKind
+from autoagent.coach.edits import derived, edits_verdict, lines_of, written
+from autoagent.coach.referee import Referee
+from autoagent.prompts import PromptTemplateBuilder
+from autoagent.reply import Action, Thought, ThoughtAndAction
+from autoagent.steps import Step, StepKind, StopReason
+from autoagent.tool_use.fence import fence
+from autoagent.tools import file_tools
+
+from .scripted import act
+from .test_consistency import _Sampled
+
+WRITERS = ("write_file", "copy_file")
+PROMPTS = PromptTemplateBuilder()
+SIZES = "250\n18\n1024\n7\n"
+
+
+def called(number: int, name: str, observation: str, success: bool = True, **args: str) -> Step:
+    decision = ThoughtAndAction(thought=Thought(text="t"), action=Action(name=name, args=args))
+    return Step(number, StepKind.ACTION, "", decision, observation, success=success)
+
+
+def read_sizes() -> Step:
+    return called(1, "read_file", fence("The content of 'sizes.txt' (4 lines):", SIZES, kind="FILE",
+                                        source="the workspace file 'sizes.txt'"), path="sizes.txt")
+
+
+def test_the_last_content_each_file_got_from_a_write_that_worked_is_what_was_written() -> None:
+    steps = [read_sizes(),
+             called(2, "write_file", "Wrote 2 characters to a.txt.", path="a.txt", content="v1"),
+             called(3, "write_file", "failed", success=False, path="a.txt", content="never written"),
+             called(4, "write_file", "Wrote 2 characters to a.txt.", path="a.txt", content="v2"),
+             called(5, "copy_file", "Copied a.txt to b.txt.", source="a.txt", destination="b.txt")]
+    assert written(steps, WRITERS) == {"a.txt": "v2"}  # a copy writes no text of the model's
+
+
+def test_a_content_is_derived_when_most_of_its_words_stand_in_what_the_reads_showed() -> None:
+    steps = [read_sizes()]
+    assert derived("7\n18\n250\n1024", steps, WRITERS)
+    assert derived("1. 7\n2. 18\n3. 250\n4. 1024", steps, WRITERS)  # numbered: most of it was read
+    assert not derived("An old silent pond\nA frog jumps into the pond\nSplash! Silence again", steps, WRITERS)
+    assert not derived("", steps, WRITERS)
+
+
+def test_contents_are_compared_line_by_line_without_blanks_fences_or_surrounding_quotes() -> None:
+    assert lines_of("```\n7\n\n18  \n```\n") == ["7", "18"] == lines_of('"7\n18"')
+    assert lines_of("7\n18") != lines_of("18\n7")
+
+
+def context(steps: list[Step], *drafts: str) -> CheckContext:
+    asked: list[str] = []
+
+    def sample_content(path: str, count: int) -> list[str]:
+        asked.append(path)
+        return list(drafts)[:count]
+
+    return CheckContext("Sort sizes.txt.", steps, lambda: "Done.", sample_content=sample_content)
+
+
+def test_a_file_written_from_what_was_read_stands_only_when_the_drafts_write_it_the_same() -> None:
+    steps = [read_sizes(), called(2, "write_file", "Wrote 13 characters to sizes.txt.", path="sizes.txt",
+                                  content="7\n18\n250\n1024")]
+    assert edits_verdict(context(steps, "7\n18\n250\n1024", "```\n7\n18\n250\n1024\n```"), WRITERS, PROMPTS) is None
+    stopped = edits_verdict(context(steps, "7\n18\n250\n1024", "250\n18\n1024\n7"), WRITERS, PROMPTS)
+    assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
+    assert stopped.note.startswith("sizes.txt was not written the same when the model wrote it again")
+    made_up = [called(1, "write_file", "Wrote 9 characters.", path="poem.txt", content="Autumn moon\nrises")]
+    assert edits_verdict(context(made_up, "Spring rain"), WRITERS, PROMPTS) is None  # nothing it was worked out from
+    assert edits_verdict(CheckContext.of("Sort sizes.txt.", steps, "Done."), WRITERS, PROMPTS) is None  # no drafts
+
+
+def test_where_the_drafts_agree_with_each_other_and_not_with_the_file_the_agent_writes_theirs_once() -> None:
+    steps = [read_sizes(), called(2, "write_file", "Wrote 13 characters to sizes.txt.", path="sizes.txt",
+                                  content="250\n18\n1024\n7\n")]
+    rewrite = edits_verdict(context(steps, "```\n7\n18\n250\n1024\n```", "7\n18\n250\n1024"), WRITERS, PROMPTS)
+    assert rewrite is not None and rewrite.kind is VerdictKind.RUN_TOOL and rewrite.tool == "write_file"
+    assert rewrite.args == {"path": "sizes.txt", "content": "7\n18\n250\n1024\n"}  # the file's own ending kept
+    assert "came out the same twice" in rewrite.note
+    own = Step(3, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=rewrite.note), action=Action(
+        name="write_file", args=dict(rewrite.args))), "Wrote 17 characters to sizes.txt.", success=True, check="coach")
+    again = edits_verdict(context([*steps, own], "7\n18\n250\n1024", "250\n18\n1024\n7"), WRITERS, PROMPTS)
+    assert again is not None and again.kind is VerdictKind.STOP  # once a file: the next disagreement stops
+    sorted_steps = [read_sizes(), called(2, "write_file", "Wrote 13 characters to sizes.txt.", path="sizes.txt",
+                                         content="7\n18\n250\n1024\n")]
+    copied = edits_verdict(context(sorted_steps, SIZES, SIZES), WRITERS, PROMPTS)  # drafts that copy the read file
+    assert copied is not None and copied.kind is VerdictKind.STOP
+
+
+def sort_run(tmp_path: Path, first: str, *replies: str) -> tuple[Any, _Sampled]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "sizes.txt").write_text(SIZES, encoding="utf-8")
+    llm = _Sampled(replies=[act("read_file", path="sizes.txt"), act("write_file", path="sizes.txt", content=first),
+                            act("FINISH"), "The numbers in sizes.txt are now sorted.", *replies])
+    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path))
+    return agent.execute("Sort the numbers in sizes.txt from small to large and save it."), llm
+
+
+def test_the_coach_has_a_sampling_model_write_a_worked_out_file_again_without_showing_it_the_write(
+        tmp_path: Path) -> None:
+    agreed, llm = sort_run(tmp_path, "7\n18\n250\n1024", "7\n18\n250\n1024", "7\n18\n250\n1024\n")
+    assert agreed.finished and agreed.answer == "The numbers in sizes.txt are now sorted."
+    drafted = llm.prompts[-2:]
+    assert all("sizes.txt" in prompt and "7\n18\n250\n1024" not in prompt and "Wrote" not in prompt
+               for prompt in drafted)  # the read is shown, the write's content and its result are not
+    assert [given["seed"] for given in llm.given if "seed" in given] == [1, 2]
+
+    disputed, _ = sort_run(tmp_path / "again", "7\n18\n250\n1024", "7\n18\n250\n1024", "18\n7\n250\n1024")
+    assert disputed.stop_reason is StopReason.UNVERIFIED
+    assert disputed.answer == "The numbers in sizes.txt are now sorted."  # shown, as unsure
+    assert disputed.steps[-1].check == "coach" and "not written the same" in disputed.steps[-1].observation
+
+
+def test_the_agent_writes_what_two_drafts_agree_on_and_the_next_finish_draws_new_drafts(tmp_path: Path) -> None:
+    right = "7\n18\n250\n1024"
+    run, llm = sort_run(tmp_path, "250\n18\n1024\n7", right, right,  # the drafts agree, the file does not
+                        act("FINISH"), "sizes.txt is sorted.", right, right)
+    assert run.finished and (tmp_path / "sizes.txt").read_text(encoding="utf-8") == right
+    own = run.steps[-2]
+    assert own.check == "coach" and own.action is not None and own.action.args["content"] == right and own.success
+    assert [given["seed"] for given in llm.given if "seed" in given] == [1, 2, 3, 4]  # new seeds, the same prompt
+
+
+def test_the_framing_of_a_quoted_file_is_never_written_into_a_file() -> None:
+    read = read_sizes()
+    tag = read.observation.splitlines()[1].rsplit(" ", 1)[-1].rstrip(":.")
+    referee = Referee(PromptTemplateBuilder(), ("read_file", "write_file"), ("write_file",))
+    copied = Action(name="write_file", args={"path": "big.txt", "content": read.observation.upper()})
+    objection = referee.review_action("Make sizes.txt upper case.", copied, [read], writes=True)
+    assert tag and objection is not None and objection.template == "copied_fence"
+    assert referee.review_action("Make sizes.txt upper case.", copied, [read], writes=True) is not None  # each time
+    plain = Action(name="write_file", args={"path": "big.txt", "content": SIZES})
+    assert referee.review_action("Copy sizes.txt.", plain, [read], writes=True) is None
+
+
+def test_an_answer_without_numbers_to_a_question_about_a_file_stands_only_when_given_again(tmp_path: Path) -> None:
+    (tmp_path / "todo.md").write_text("- [ ] pack\n- [x] call\n- [ ] ship\n", encoding="utf-8")
+
+    def run(*samples: str) -> Any:
+        llm = _Sampled(replies=[act("read_file", path="todo.md"), act("FINISH"),
+                                "Nothing is left to do in todo.md.", *samples])
+        return AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("What is left to do in todo.md?")
+
+    disputed = run("2", "pack and ship")
+    assert disputed.stop_reason is StopReason.UNVERIFIED and "did not agree" in disputed.steps[-1].observation
+    assert disputed.answer == "Nothing is left to do in todo.md." and not disputed.model_answer
+    outvoted = run("pack and ship", "pack and ship.")  # the samples agree with each other: the majority shows
+    assert outvoted.stop_reason is StopReason.UNVERIFIED and outvoted.answer == "pack and ship"
+    assert outvoted.model_answer == "Nothing is left to do in todo.md." and "most often" in outvoted.stop_detail
+    assert run("Nothing is left.", "nothing left").finished
+
+
+def test_a_check_that_stops_a_run_with_its_own_answer_shows_it_and_keeps_the_models() -> None:
+    from .scripted import ScriptedChatModel
+
+    def unsure(context: CheckContext) -> Verdict:
+        return Verdict.stop("the day was not checked", answer="2026-03-06")
+
+    llm = ScriptedChatModel(replies=[act("FINISH"), "It is March 7."])
+    run = AutoGPT(llm=llm, tools=[], checks=[unsure]).execute("What day is it?")
+    assert run.stop_reason is StopReason.UNVERIFIED and run.answer == "2026-03-06"
+    assert run.model_answer == "It is March 7." and run.steps[-1].check == "unsure"
