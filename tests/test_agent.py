@@ -159,6 +159,17 @@ def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
     assert run.stop_reason is StopReason.LOOP_DETECTED
 
 
+def test_a_failed_call_is_tried_again_once_another_call_has_worked_since() -> None:
+    failed, worked = act("explode", reason="x"), act("multiply", a=3, b=3)
+    agent, _ = make_agent(failed, worked, failed, worked, failed, "nothing", max_thought_steps=6)
+
+    run = agent.execute("explode")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.ACTION, StepKind.ACTION,
+                                                 StepKind.REPEATED, StepKind.REPEATED]  # the worked call repeats
+    assert run.stop_reason is StopReason.LOOP_DETECTED
+
+
 def test_a_call_that_only_restates_the_last_result_is_taken_as_a_finish() -> None:
     echo = '{"thought": "t", "action": {"name": "explode", "args": {"reason": "42"}}}'
     agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.", coach="on")

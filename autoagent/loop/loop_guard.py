@@ -37,9 +37,14 @@ class LoopGuard:
                     self._flagged.add(signature)
 
     def check(self, action: Action) -> Loop | None:
-        """Whether `action` repeats one of the recent actions, and whether the run should stop for it."""
+        """Whether `action` repeats one of the recent actions, and whether the run should stop for it. A call that
+        failed is no repeat once another call has worked since: what it failed on may have changed (a file in the
+        way deleted, a folder made)."""
         signature = action.signature()
-        same = [step for seen, step in self._recent if seen == signature]
+        recent = list(self._recent)
+        same = [step for index, (seen, step) in enumerate(recent) if seen == signature
+                and (step.success or not any(later.kind is StepKind.ACTION and later.success
+                                             for _, later in recent[index + 1:]))]
         if not same:
             return None
         ran = [step for step in same if step.kind is StepKind.ACTION]
