@@ -97,6 +97,19 @@ def test_a_power_with_units_is_not_worked_out_at_any_size() -> None:
         calculate("7**99999999 km")
 
 
+@pytest.mark.parametrize("expression", ["sum(grades.csv, class=B) / count(grades.csv, class=B)", "count(essay.txt)",
+                                        "wc -l notes.md"])
+def test_a_file_given_to_the_calculator_is_answered_with_what_to_write_instead(expression: str) -> None:
+    with pytest.raises(ValueError, match="the calculator reads no file: write the numbers the file holds into"):
+        calculate(expression)
+
+
+def test_a_number_with_decimals_is_no_file_name() -> None:
+    with pytest.raises(ValueError) as caught:
+        calculate("2.5 * x")
+    assert "reads no file" not in str(caught.value)
+
+
 @pytest.mark.parametrize("expression", ["3天后", "now() + 7", "tomorrow"])
 def test_a_date_given_to_the_calculator_is_sent_on_to_the_calendar(expression: str) -> None:
     with pytest.raises(Exception, match="looks like a date or a time, which the calendar tool works out"):

@@ -220,6 +220,12 @@ def test_copy_and_move_take_a_pattern_of_names_into_a_folder(tools: dict[str, Ba
         tools["copy_file"].invoke({"source": "old/*.txt", "destination": "c.md"})
     with pytest.raises(ValueError, match="already exists"):  # never over an existing file
         tools["copy_file"].invoke({"source": "old/*.txt", "destination": "backup"})
+    tools["write_file"].invoke({"path": "archive", "content": ""})  # a small model's way to make a folder
+    with pytest.raises(ValueError, match=r"'archive' is an empty file, not a folder: delete it with delete_file, "
+                                         r"then move into 'archive' again, which makes the folder"):
+        tools["move_file"].invoke({"source": "old/*.txt", "destination": "archive"})
+    tools["delete_file"].invoke({"path": "archive"})
+    assert tools["move_file"].invoke({"source": "old/*.txt", "destination": "archive"}).startswith("Moved 2 files")
 
 
 def test_a_pattern_of_names_is_never_made_a_file_name(tools: dict[str, BaseTool], workspace: Path) -> None:

@@ -97,7 +97,9 @@ def test_ddgs_results_are_mapped(fake_ddgs: type[FakeDDGS]) -> None:
     [
         (RatelimitException("202 Ratelimit"), "DuckDuckGo is rate-limiting searches; wait a minute"),
         (TimeoutException("timed out"), "DuckDuckGo did not answer within 10 s"),
-        (DDGSException("ConnectError: dns error"), "DuckDuckGo search failed: ConnectError: dns error"),
+        (DDGSException("ConnectError: dns error"), r"the web cannot be reached from this machine \(ConnectError: "
+                                                   r"dns error\), so no search can help: answer from what you know"),
+        (DDGSException("403 Forbidden"), "DuckDuckGo search failed: 403 Forbidden"),
     ],
 )
 def test_ddgs_failures_are_readable(fake_ddgs: type[FakeDDGS], error: Exception, message: str) -> None:

@@ -72,14 +72,20 @@ _DATE_WORDS = re.compile(r"\b(?:today|tomorrow|yesterday|now|ago|date|weekday|ne
                          r"|\d\s*(?:天|周|个?星期|个?月)\s*[后前]|[明后昨前]天|下个?(?:周|星期)|几号", re.I)
 
 
+_FILE_NAME = re.compile(r"(?<![\w.])[A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,5}\b")  # "grades.csv", not "2.5"
+
+
 def evaluate(expression: str) -> int | float:
     """Evaluate an arithmetic expression; raise ValueError with a readable reason on failure (which, for a date or
-    a time, names the calendar)."""
+    a time, names the calendar, and for a file's name says to write the file's numbers in)."""
     try:
         return _evaluate(expression)
     except ValueError as error:
         if _DATE_WORDS.search(expression):
             raise ValueError(f"{error}; it looks like a date or a time, which the calendar tool works out") from None
+        if _FILE_NAME.search(expression):
+            raise ValueError(f"{error}; the calculator reads no file: write the numbers the file holds into the "
+                             "expression itself (for an average, their sum divided by how many there are)") from None
         raise
 
 

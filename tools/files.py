@@ -154,6 +154,9 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         with os_errors(verb, destination):
             folder = space.resolve(destination)
             if folder.exists() and not folder.is_dir():
+                if folder.is_file() and folder.stat().st_size == 0:  # a folder begun as an empty file
+                    raise ValueError(f"{destination!r} is an empty file, not a folder: delete it with delete_file, "
+                                     f"then {verb} into {destination!r} again, which makes the folder")
                 raise ValueError(f"{destination!r} is a file; to {verb} several files, give a folder")
             with space.folder(folder, destination, create=True):
                 pass

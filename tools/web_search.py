@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,9 @@ class SearchResult:
 SearchFunction = Callable[[str, int], list[SearchResult]]  # (query, max_results) -> results
 
 
+_OFFLINE = re.compile(r"dns|name resolution|connect|network is unreachable|no route to host", re.I)  # no network
+
+
 def ddgs_search(
     query: str, max_results: int, *, backend: str = DDGS_BACKEND, timeout: int = SEARCH_TIMEOUT_SECONDS
 ) -> list[SearchResult]:
@@ -50,6 +54,9 @@ def ddgs_search(
     except DDGSException as error:
         if "no results found" in str(error).lower():
             return []
+        if _OFFLINE.search(str(error)):
+            raise SearchError(f"the web cannot be reached from this machine ({str(error)[:80]}), so no search can "
+                              "help: answer from what you know, and say so") from None
         raise SearchError(f"DuckDuckGo search failed: {str(error)[:200]}") from None
     return [SearchResult(row.get("title", ""), row.get("href", ""), row.get("body", "")) for row in rows]
 
