@@ -76,6 +76,8 @@ class CheckContext:
     sample: Callable[[int], Sequence[str]] = field(default=lambda count: (), repr=False, compare=False)
     sample_content: Callable[[str, int], Sequence[str]] = field(default=lambda path, count: (), repr=False,
                                                                 compare=False)
+    sample_reply: Callable[[str, int], Sequence[str]] = field(default=lambda question, count: (), repr=False,
+                                                              compare=False)
 
     @classmethod
     def of(cls, task: str, steps: Sequence[Step], answer: str, tools: Sequence[str] = ()) -> CheckContext:
@@ -98,6 +100,12 @@ class CheckContext:
         the steps that changed nothing (not from the write that made it), at a temperature with its own seed (for
         self-consistency of a file the run wrote); empty where the run cannot draw them."""
         return list(self.sample_content(path, count))[:count]
+
+    def ask(self, question: str, count: int) -> list[str]:
+        """`count` short replies the model gives to `question`, asked after the task and the tools' results (does
+        the task ask for a change?), each drawn at a temperature with its own seed; empty where the run cannot draw
+        them."""
+        return list(self.sample_reply(question, count))[:count]
 
     def with_answer(self, answer: str) -> CheckContext:
         """The same context with `answer` as the draft (a check put it in place of the model's)."""

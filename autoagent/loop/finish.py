@@ -112,6 +112,17 @@ def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str
             for seed in range(first_seed, first_seed + count)]
 
 
+def ask_model(agent: Finisher, task: str, memory: ShortTermMemory, question: str, meter: Meter,
+              count: int) -> list[str]:
+    """`count` short replies to `question`, asked after the task and the tools' results, each sampled at a
+    temperature with its own seed."""
+    prompt = agent.prompts.render("question", task_description=task, question=question,
+                                  short_term_memory=memory.tool_results().render(agent.prompts))
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
+            for seed in range(1, count + 1)]
+
+
 class FinishReview:
     """The finishes of one run: each drafted answer goes past the checks, each of which may accept it (or put
     another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
@@ -155,8 +166,15 @@ class FinishReview:
                 self.seeds[path] += needed
             return drawn[:count]
 
+        replies: dict[str, list[str]] = {}
+
+        def sample_reply(question: str, count: int) -> list[str]:  # asked once a finish, however many checks ask
+            if len(replies.get(question, ())) < count:
+                replies[question] = ask_model(self.agent, task, self.memory, question, self.meter, count)
+            return replies[question][:count]
+
         context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample,
-                               sample_content=sample_content)
+                               sample_content=sample_content, sample_reply=sample_reply)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer
