@@ -114,10 +114,9 @@ def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str
 
 def ask_model(agent: Finisher, task: str, memory: ShortTermMemory, question: str, meter: Meter,
               count: int) -> list[str]:
-    """`count` short replies to `question`, asked after the task and the tools' results, each sampled at a
-    temperature with its own seed."""
-    prompt = agent.prompts.render("question", task_description=task, question=question,
-                                  short_term_memory=memory.tool_results().render(agent.prompts))
+    """`count` short replies to `question`, asked after the finish prompt (the task and the tools' results: the
+    local model reuses what it read of it), each sampled at a temperature with its own seed."""
+    prompt = f"{finish_prompt(agent, task, memory)}\n\n{question}"
     messages: list[BaseMessage] = [HumanMessage(prompt)]
     return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
             for seed in range(1, count + 1)]
