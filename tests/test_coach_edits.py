@@ -1,18 +1,14 @@
 """The coach's checks of what a run wrote: a file worked out from what the run read stands only when the model writes
 it the same again (autoagent/coach/edits.py), and the framing a file's content was quoted in is never written; the
-answer to a request that asks for no change stands only when the model gives it again, numbers or not; and a change
-the model itself reads in the request must be made (autoagent/coach/asked.py)."""
+answer to a request that asks for no change stands only when the model gives it again, numbers or not."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from autoagent import AutoGPT
 from autoagent.checks import CheckContext, Verdict, VerdictKind
-from autoagent.coach.asked import says_yes, unmade_change
 from autoagent.coach.edits import derived, edits_verdict, lines_of, written
 from autoagent.coach.referee import Referee
 from autoagent.prompts import PromptTemplateBuilder
@@ -151,7 +147,7 @@ def test_an_answer_without_numbers_to_a_question_about_a_file_stands_only_when_g
 
     def run(*samples: str) -> Any:
         llm = _Sampled(replies=[act("read_file", path="todo.md"), act("FINISH"),
-                                "Nothing is left to do in todo.md.", "No", "no", "No.", *samples])  # no change asked
+                                "Nothing is left to do in todo.md.", *samples])
         return AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("What is left to do in todo.md?")
 
     disputed = run("2", "pack and ship")
@@ -175,40 +171,17 @@ def test_a_check_that_stops_a_run_with_its_own_answer_shows_it_and_keeps_the_mod
     assert run.model_answer == "It is March 7." and run.steps[-1].check == "unsure"
 
 
-@pytest.mark.parametrize(("reply", "yes"), [("Yes.", True), ("yes", True), ("**Yes**", True), ("是的", True),
-                                            ("是", True), ("No.", False), ("不是", False), ("否", False), ("", False),
-                                            ("yesterday", False)])
-def test_a_reply_says_yes_when_it_begins_with_yes_in_any_language(reply: str, yes: bool) -> None:
-    assert says_yes(reply) is yes
+def test_a_check_may_ask_the_model_a_question_of_its_own_after_the_task_and_the_results() -> None:
+    def asks_to_change(context: CheckContext) -> Verdict:
+        replies = context.ask("Does the task ask to change a file? Reply yes or no.", 3)
+        changed = any(step.action is not None and step.action.name == "write_file" for step in context.steps)
+        yes = sum(reply.lower().startswith("yes") for reply in replies)
+        return Verdict.send_back("Make the change first.") if 2 * yes > len(replies) and not changed else \
+            Verdict.accept()
 
-
-def asked(task: str, steps: list[Step], *replies: str) -> CheckContext:
-    return CheckContext(task, steps, lambda: "Done.", sample_reply=lambda question, count: list(replies)[:count])
-
-
-def test_a_change_the_model_reads_in_the_request_is_sent_back_once_when_no_call_made_it_then_stops() -> None:
-    listed = [called(1, "list_files", "old.log (3 bytes)", path=".")]
-    raised: set[str] = set()
-    task = "old.log should go away."  # no verb of change the word lists know
-    sent = unmade_change(asked(task, listed, "Yes", "yes.", "No"), WRITERS, PROMPTS, raised)
-    assert sent is not None and sent.kind is VerdictKind.SEND_BACK and "copy_file" in sent.note
-    stopped = unmade_change(asked(task, listed, "Yes", "yes.", "No"), WRITERS, PROMPTS, raised)
-    assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
-    assert unmade_change(asked(task, listed, "No", "no", "Yes"), WRITERS, PROMPTS, set()) is None  # most say no
-    assert unmade_change(asked(task, listed), WRITERS, PROMPTS, set()) is None  # nothing drawn: nothing to go by
-    made = [*listed, called(2, "copy_file", "Copied old.log to keep.log.", source="old.log", destination="keep.log")]
-    assert unmade_change(asked(task, made, "Yes", "Yes", "Yes"), WRITERS, PROMPTS, set()) is None  # one was made
-    assert unmade_change(asked("Delete old.log.", listed, "Yes", "Yes", "Yes"), WRITERS, PROMPTS, set()) is None
-
-
-def test_the_coach_asks_a_sampling_model_whether_the_task_asks_for_a_change_and_sends_the_finish_back(
-        tmp_path: Path) -> None:
-    (tmp_path / "old.log").write_text("old", encoding="utf-8")
-    llm = _Sampled(replies=[act("read_file", path="old.log"), act("FINISH"), "old.log is there.", "Yes", "yes", "No",
-                            act("delete_file", path="old.log"), act("FINISH"), "old.log is deleted.",
-                            "old.log deleted", "deleted old.log"])
-    run = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("old.log should go away.")
-    assert run.finished and not (tmp_path / "old.log").exists()
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
-    assert run.steps[1].check == "coach" and "asks for a change in the workspace" in run.steps[1].observation
-    assert "Reply with yes or no alone." in llm.prompts[3]
+    llm = _Sampled(replies=[act("FINISH"), "Nothing to do.", "Yes", "yes.", "No", act("FINISH"), "Done.",
+                            "no", "No", "No"])
+    run = AutoGPT(llm=llm, tools=[], checks=[asks_to_change], max_thought_steps=3).execute("Tidy the notes.")
+    assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH] and run.finished
+    assert llm.prompts[2].startswith(llm.prompts[1]) and llm.prompts[2].endswith("Reply yes or no.")  # after it
+    assert [given["seed"] for given in llm.given if "seed" in given] == [1, 2, 3, 1, 2, 3]  # a finish draws anew

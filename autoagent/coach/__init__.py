@@ -23,7 +23,6 @@ from ..reply import Action, ThoughtAndAction
 from ..steps import Step, ran
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
-from .asked import unmade_change
 from .edits import edits_verdict
 from .leads import Lead
 from .referee import Referee, answers_itself
@@ -111,9 +110,7 @@ class Coach:
         if told and self._from_knowledge(context, objection):
             return consistency_verdict(context, majority=True)
         if objection is None:
-            unmade = unmade_change(context, self.referee.writers, self.prompts, self.referee.raised) \
-                if self.can_sample else None
-            unsure = unmade or (self._unsure(context, answer) if self.can_sample else None)
+            unsure = self._unsure(context, answer) if self.can_sample else None
             return unsure or Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
         check = self.referee.calculation_to_check(objection, answer)
         if check is not None:
