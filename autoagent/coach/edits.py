@@ -32,12 +32,14 @@ def _writes(steps: Sequence[Step], writers: Sequence[str]) -> dict[str, tuple[Ac
     """The last call that wrote a text into each file, and the argument that held the text."""
     calls: dict[str, tuple[Action, str]] = {}
     for step in ran(steps):
-        if not step.success or step.action is None or step.action.name not in writers:
+        action = step.action
+        if not step.success or action is None or action.name not in writers:
             continue
-        target = written_to(step.action)
-        texts = [key for key, value in step.action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
+        target = written_to(action)
+        texts = {key: value for key, value in action.args.items()
+                 if isinstance(value, str) and not PATH_ARG.search(key)}
         if target is not None and texts:
-            calls[target] = (step.action, max(texts, key=lambda key: len(step.action.args[key])))  # type: ignore[union-attr]
+            calls[target] = (action, max(texts, key=lambda key: len(texts[key])))
     return calls
 
 
