@@ -73,12 +73,9 @@ def disagreeing(draft: str, samples: Sequence[str], task: str, same: Agreement =
             if not all(same(sample, answer, task) for answer in answers[:index])]
 
 
-def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agreement = agree,
-                        majority: bool = False) -> Verdict:
+def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agreement = agree) -> Verdict:
     """Accept the draft when `samples` short answers drawn from the same results all agree with it and each
-    other (as `same` judges two answers); else stop the run unverified, with the answers shown. With `majority`,
-    where the samples agree with each other but not with the draft, the run stops showing the samples' answer
-    (the one the model gave most often; the draft is kept as the model's own)."""
+    other (as `same` judges two answers); else stop the run unverified, with the answers shown."""
     draft = context.answer  # written first: the samples are drawn beside it
     drawn = context.samples(samples)
     if not drawn:  # the run cannot draw any (a context built around a given answer): nothing to compare
@@ -87,10 +84,6 @@ def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agr
     if not odd:
         return Verdict.accept()
     shown = " | ".join(" ".join(answer.split())[:80] for answer in [draft, *drawn])
-    outvoted = majority and len(drawn) > 1 and not disagreeing(drawn[0], drawn[1:], context.task, same)
-    if outvoted:
-        return Verdict.stop(f"the model's answers did not agree; shown is the one it gave most often: {shown}",
-                            answer=drawn[0])
     return Verdict.stop(f"the model's answers did not agree: {shown}")
 
 

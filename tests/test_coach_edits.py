@@ -153,9 +153,8 @@ def test_an_answer_without_numbers_to_a_question_about_a_file_stands_only_when_g
     disputed = run("2", "pack and ship")
     assert disputed.stop_reason is StopReason.UNVERIFIED and "did not agree" in disputed.steps[-1].observation
     assert disputed.answer == "Nothing is left to do in todo.md." and not disputed.model_answer
-    outvoted = run("pack and ship", "pack and ship.")  # the samples agree with each other: the majority shows
-    assert outvoted.stop_reason is StopReason.UNVERIFIED and outvoted.answer == "pack and ship"
-    assert outvoted.model_answer == "Nothing is left to do in todo.md." and "most often" in outvoted.stop_detail
+    outvoted = run("pack and ship", "pack and ship.")  # the samples agree with each other, the draft stands
+    assert outvoted.stop_reason is StopReason.UNVERIFIED and outvoted.answer == "Nothing is left to do in todo.md."
     assert run("Nothing is left.", "nothing left").finished
 
 

@@ -108,7 +108,7 @@ class Coach:
         objection, answer = self.referee.review_finish(context.task, long_term_memory, context.steps,
                                                        lambda: context.answer)
         if told and self._from_knowledge(context, objection):
-            return consistency_verdict(context, majority=True)
+            return consistency_verdict(context)
         if objection is None:
             unsure = self._unsure(context, answer) if self.can_sample else None
             return unsure or Verdict.accept(answer if answer != context.answer else None, why=_REPLACED)
@@ -139,16 +139,15 @@ class Coach:
         what it read must be written the same again (edits.py: or the agent writes what two fresh drafts agree
         on), and the answer to a request that asks for no change (whose outcome is the answer, not the workspace)
         must agree with short answers sampled from the same results, on its numbers where it states any.
-        `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure, unless the
-        samples agree on another (the majority). Measured on held-out sets written before: bench/RESULTS.md."""
+        `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
+        held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(context, self.referee.writers, self.prompts)
         if edited is not None or read_request(context.task).names_change:
             return edited
-        verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers, majority=True)
+        verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers)
         if verdict.kind is VerdictKind.ACCEPT:
             return None
-        return verdict if verdict.answer is not None or answer == context.answer else \
-            Verdict.stop(verdict.note, verdict.reason, answer)
+        return verdict if answer == context.answer else Verdict.stop(verdict.note, verdict.reason, answer)
 
     def answers_itself(self, result: str) -> bool:
         """Whether a tool's result, stood in for a draft that was no answer, answers the question by itself: one
