@@ -163,6 +163,11 @@ def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int
     return _quote_file(heading, text[:max_chars], shown)
 
 
+def same_text(before: bytes, after: bytes) -> bool:
+    """Whether a write leaves a file's text as it was (a final newline aside)."""
+    return before.rstrip(b"\r\n") == after.rstrip(b"\r\n")
+
+
 def _lines(text: str) -> str:
     """How many lines and words `text` has, as wc counts them ("1 line, 3 words"): counts the reader need not
     make."""

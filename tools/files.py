@@ -27,6 +27,7 @@ from .file_access import (
     opened,
     os_errors,
     read_quoted,
+    same_text,
     search_lines,
     tally,
     walk,
@@ -37,11 +38,6 @@ MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's 
 MAX_LISTED = 200
 _PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.tmp")
 _EXTENSION = re.compile(r"\.\w{1,10}")  # a file ending alone (".tmp"), no name before it
-
-
-def _same_text(before: bytes, after: bytes) -> bool:
-    """Whether a write leaves a file's text as it was (a final newline aside)."""
-    return before.rstrip(b"\r\n") == after.rstrip(b"\r\n")
 
 
 def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
@@ -84,7 +80,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
                 raise ValueError(f"{path!r} is a directory, not a file")
             existed = location.is_file() and location not in known
             data = content.encode("utf-8")
-            same = location.is_file() and not existed and _same_text(location.read_bytes(), data)
+            same = location.is_file() and not existed and same_text(location.read_bytes(), data)
             make_parents(space, location, path)
             with opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
                 if existed:  # after the link checks: what was there, and how it is refused, comes first
@@ -140,8 +136,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         return bool(_PATTERN.search(path)) and not named(path)
 
     def no_pattern(verb: str, path: str) -> None:
-        """Raise when the path a call would make is a pattern of names ("*.jpg"), not a name: no one means a file
-        named with a star (one already so named may be used)."""
+        """Raise when a path to make is a pattern of names ("*.jpg"), not a name (one already so named is used)."""
         if is_pattern(path):
             raise ValueError(f"{path!r} is a pattern of names, not a name: {verb} each file under its own new name"
                              f"{'' if verb == 'write' else ', or give a folder to ' + verb + ' into'}")
