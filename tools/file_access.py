@@ -163,9 +163,12 @@ def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int
     return _quote_file(heading, text[:max_chars], shown)
 
 
-def same_text(before: bytes, after: bytes) -> bool:
-    """Whether a write leaves a file's text as it was (a final newline aside)."""
-    return before.rstrip(b"\r\n") == after.rstrip(b"\r\n")
+def unchanged(location: Path, data: bytes) -> bool:
+    """Whether writing `data` leaves the regular file at `location` as it was (a final newline aside); a file of
+    another size is never read."""
+    if not location.is_file() or abs(location.stat().st_size - len(data)) > 2:
+        return False
+    return location.read_bytes().rstrip(b"\r\n") == data.rstrip(b"\r\n")
 
 
 def _lines(text: str) -> str:

@@ -27,9 +27,9 @@ from .file_access import (
     opened,
     os_errors,
     read_quoted,
-    same_text,
     search_lines,
     tally,
+    unchanged,
     walk,
 )
 from .workspace import Workspace
@@ -80,7 +80,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
                 raise ValueError(f"{path!r} is a directory, not a file")
             existed = location.is_file() and location not in known
             data = content.encode("utf-8")
-            same = location.is_file() and not existed and same_text(location.read_bytes(), data)
+            same = not existed and unchanged(location, data)
             make_parents(space, location, path)
             with opened(space, location, path, os.O_RDWR | os.O_CREAT) as handle:
                 if existed:  # after the link checks: what was there, and how it is refused, comes first
