@@ -89,9 +89,51 @@ def test_a_file_is_written_in_the_workspace_and_what_it_prints_comes_back(tmp_pa
     assert failing.startswith("before\nto stderr\nTraceback (most recent call last):\n")
     assert '  File "<snippet>", line 4, in <module>\n    1 / 0' in failing and "runner" not in failing
     assert failing.endswith("ZeroDivisionError: division by zero\n[exit code 1]")
-    assert run(tmp_path, "x = 1") == "(no output)" and run(tmp_path, "None") == "(no output)"
+    assert run(tmp_path, "x = 1") == "x = 1" and run(tmp_path, "None") == "(no output)"
     assert run(tmp_path, "import sys; sys.exit(3)") == "(no output)\n[exit code 3]"
     assert run(tmp_path, "def f(:").endswith("SyntaxError: invalid syntax\n[exit code 1]")
+
+
+@needs_bwrap
+def test_a_last_assignment_shows_the_value_it_bound(tmp_path: Path) -> None:
+    assert run(tmp_path, "share = 84.6 * 1.18 / 3\nshare = round(share, 2)") == "share = 33.28"
+    assert run(tmp_path, "total = 0\nfor v in [1, 2, 3]:\n    total += v") == "total = 6"
+    assert run(tmp_path, "print('hi')\nwords: list = ['a']") == "hi\nwords = ['a']"
+    assert run(tmp_path, "a, b = 1, 2") == "(no output)"  # no one name to show
+    assert run(tmp_path, "for v in []:\n    seen = v") == "(no output)"  # never bound
+
+
+@needs_bwrap
+def test_statements_joined_on_one_line_run_as_the_program_they_spell(tmp_path: Path) -> None:
+    (tmp_path / "grades.csv").write_text("name,class,score\nann,B,80\nbob,A,70\ncy,B,90\n")
+    code = ("with open('grades.csv') as f: rows = [l.strip().split(',') for l in f.readlines()[1:]] "
+            "scores = [int(r[2]) for r in rows if r[1] == 'B'] print(sum(scores) / len(scores))")
+    result = run(tmp_path, code)
+    assert result == ("[its statements were joined on one line; it ran as:]\n"
+                      "with open('grades.csv') as f:\n"
+                      "    rows = [l.strip().split(',') for l in f.readlines()[1:]]\n"
+                      "    scores = [int(r[2]) for r in rows if r[1] == 'B']\n"
+                      "    print(sum(scores) / len(scores))\n[output:]\n85.0")
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "a.md").write_text("a")
+    (tmp_path / "drafts" / "b.txt").write_text("b")
+    nested = ("import os\nfor name in os.listdir('drafts'): if name.endswith('.md'): "
+              "os.rename('drafts/' + name, 'drafts/old_' + name) print('renamed', name)")
+    assert run(tmp_path, nested).endswith("[output:]\nrenamed a.md")
+    assert sorted(os.listdir(tmp_path / "drafts")) == ["b.txt", "old_a.md"]
+    # what follows a body on its line belongs to that body, as after a `;`
+    clauses = run(tmp_path, "x = 1 if x > 2: size = 'big' else: size = 'small' print(size, 'ok' if x else 'no')")
+    assert clauses.endswith("x = 1\nif x > 2:\n    size = 'big'\nelse:\n    size = 'small'\n"
+                            "    print(size, 'ok' if x else 'no')\n[output:]\nsmall ok")
+
+
+@needs_bwrap
+def test_code_that_parses_runs_as_given_and_code_no_reading_mends_keeps_its_own_error(tmp_path: Path) -> None:
+    assert run(tmp_path, "x = 1 if True else 2\nx") == "1"  # a conditional expression is no joined statement
+    assert run(tmp_path, "f = lambda s: s * 2\nf(4)") == "8"
+    broken = run(tmp_path, "print(1) print(2")  # joined, and still broken once split
+    assert "joined" not in broken and broken.endswith("[exit code 1]") and "SyntaxError" in broken
+    assert run(tmp_path, "2 ^ 10") == "[note: ^ is bitwise exclusive or in Python; a power is written **]\n8"
 
 
 @needs_bwrap

@@ -1,6 +1,10 @@
 """Runs one snippet for the python tool: it first lowers its own limits (memory, CPU time, file size, no core
 dumps) for good, then runs the code as `__main__` and shows the value of a last expression, as Python's
-interactive interpreter does. An error is shown as a traceback of the snippet's own lines.
+interactive interpreter does, or of the name a last assignment bound. An error is shown as a traceback of the
+snippet's own lines.
+
+Code whose statements were joined on one line (a model writing a program into a one-line JSON string) is read
+as the program it spells, one statement a line, and said so; a program that needs no such reading runs as given.
 
 The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES CODE`, maybe
 on the system's Python rather than autoagent's: it uses nothing newer than Python 3.8.
@@ -9,11 +13,23 @@ on the system's Python rather than autoagent's: it uses nothing newer than Pytho
 from __future__ import annotations
 
 import ast
+import io
+import keyword
 import linecache
 import sys
+import tokenize
 import traceback
 
 FILENAME = "<snippet>"
+# Headers of compound statements: their colon opens a body. The clauses go on at the header's own level.
+COMPOUND = frozenset({"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
+                      "async"})
+CLAUSES = frozenset({"elif", "else", "except", "finally"})
+# Keywords that go on with the expression before them (`a if b else c`, `x not in y`, `import a as b`).
+GOES_ON = frozenset({"and", "or", "not", "in", "is", "if", "else", "as", "from"})
+ENDS = frozenset({"True", "False", "None", "pass", "break", "continue"})  # keywords an expression or statement ends on
+_FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12 tokenizes f-strings in parts
+_FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 
 
 def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
@@ -31,28 +47,152 @@ def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
         resource.setrlimit(kind, (soft, hard))
 
 
+def _ends(token: tokenize.TokenInfo) -> bool:
+    """Whether a statement may end on this token: a name, a number, a string or a closing bracket."""
+    if token.type == tokenize.NAME:
+        return not keyword.iskeyword(token.string) or token.string in ENDS
+    return token.type in (tokenize.NUMBER, tokenize.STRING, _FSTRING_END) or token.string in (")", "]", "}")
+
+
+def _ternary(tokens: list, start: int) -> bool:
+    """Whether the `if` at `start` is a conditional expression's: an `else` comes before any colon on its line."""
+    depth = 0
+    for token in tokens[start + 1:]:
+        if token.type in (tokenize.NEWLINE, tokenize.NL) and depth == 0:
+            return False
+        if token.string in ("(", "[", "{"):
+            depth += 1
+        elif token.string in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and token.string in ("else", ":"):
+            return token.string == "else"
+    return False
+
+
+def split_joined(code: str) -> str | None:
+    """The program `code` spells when its statements were joined on a line, one statement a line (a compound
+    statement's body indented under it); None when no statement was joined, or its tokens cannot be read."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    lines = code.splitlines(True)
+    breaks = []  # (row, column, indent levels beyond the line's own)
+    depth = lambdas = extra = fstrings = 0
+    previous, first = None, None  # the last token seen, and the first of the statement it belongs to
+    for index, token in enumerate(tokens):
+        if token.type == _FSTRING_START:
+            fstrings += 1
+        elif token.type == _FSTRING_END:
+            fstrings -= 1
+        elif fstrings:
+            continue
+        if token.type in (tokenize.NEWLINE, tokenize.NL):
+            if depth == 0:
+                previous, first, extra, lambdas = None, None, 0, 0
+            continue
+        if token.type in (tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+            continue
+        word = token.string if token.type == tokenize.NAME else ""
+        if depth == 0 and previous is not None:
+            if previous.string == ":" and previous.type == tokenize.OP and first is not None and not lambdas:
+                extra += 1  # what follows a header's colon is its body
+                breaks.append((token.start[0], token.start[1], extra))
+                first = token
+            elif _ends(previous) and word in CLAUSES and (word != "else" or tokens[index + 1].string == ":"):
+                extra = max(extra - 1, 0)
+                breaks.append((token.start[0], token.start[1], extra))
+                first = token
+            elif _ends(previous) and token.type == tokenize.NAME and (
+                    word not in GOES_ON or (word == "if" and not _ternary(tokens, index))):
+                breaks.append((token.start[0], token.start[1], extra))
+                first = token
+        if first is None:
+            first = token
+        if token.string in ("(", "[", "{"):
+            depth += 1
+        elif token.string in (")", "]", "}"):
+            depth = max(depth - 1, 0)
+        elif word == "lambda":
+            lambdas += 1
+        elif token.string == ":" and depth == 0:
+            if lambdas:
+                lambdas -= 1
+                previous = None  # a lambda's colon neither ends nor opens anything
+                continue
+            if first.string not in COMPOUND:
+                first = None  # an annotation's colon, not a header's
+        previous = token
+        if token.string == ":" and depth == 0 and first is None:
+            previous = None
+    if not breaks:
+        return None
+    for row, column, levels in reversed(breaks):
+        line = lines[row - 1]
+        indent = line[:len(line) - len(line.lstrip())]
+        lines[row - 1] = line[:column].rstrip() + "\n" + indent + "    " * levels + line[column:]
+    return "".join(lines)
+
+
+def read(code: str) -> tuple[ast.Module, str]:
+    """The parsed program and the text it was parsed from: `code`, or the program its joined statements spell.
+    Raises the code's own SyntaxError when neither parses."""
+    try:
+        return ast.parse(code, FILENAME), code
+    except SyntaxError as err:
+        spelled = split_joined(code)
+        if spelled is None:
+            raise
+        try:
+            return ast.parse(spelled, FILENAME), spelled
+        except SyntaxError:
+            raise err from None
+
+
 def run(code: str) -> int:
     """Run `code` in a fresh namespace; the exit status (0, or 1 after an error)."""
-    linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)  # tracebacks quote its lines
     try:
-        tree = ast.parse(code, FILENAME)
+        tree, text = read(code)
     except SyntaxError as err:
+        linecache.cache[FILENAME] = (len(code), None, code.splitlines(True), FILENAME)
         sys.stderr.write("".join(traceback.format_exception_only(type(err), err)))
         return 1
+    linecache.cache[FILENAME] = (len(text), None, text.splitlines(True), FILENAME)  # tracebacks quote its lines
+    if text != code:
+        print("[its statements were joined on one line; it ran as:]\n" + text.rstrip("\n") + "\n[output:]")
+    if any(isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) for node in ast.walk(tree)):
+        print("[note: ^ is bitwise exclusive or in Python; a power is written **]")
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     shown = ast.Expression(body=last.value) if isinstance(last, ast.Expr) else None
+    bound = _bound(tree.body[-1]) if tree.body and last is None else None
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     sys.argv = [FILENAME]
     try:
         exec(compile(tree, FILENAME, "exec"), namespace)
         if shown is not None:
             sys.displayhook(eval(compile(shown, FILENAME, "eval"), namespace))
+        elif bound is not None and bound in namespace:
+            print(f"{bound} = {namespace[bound]!r}")
     except SystemExit:
         raise
     except BaseException as err:  # KeyboardInterrupt and MemoryError too: the code's failure, shown
         traceback.print_exception(type(err), err, err.__traceback__.tb_next if err.__traceback__ else None)
         return 1
     return 0
+
+
+def _bound(statement: ast.stmt) -> str | None:
+    """The one name a last assignment binds (`x = …`, `x += …`, `x: int = …`), also as the last statement of a
+    `with` or loop body, whose value is shown like a last expression's; None for any other statement."""
+    while isinstance(statement, (ast.With, ast.For, ast.While)) and not getattr(statement, "orelse", None):
+        statement = statement.body[-1]
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+    elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and getattr(statement, "value", None) is not None:
+        target = statement.target
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
 
 
 if __name__ == "__main__":

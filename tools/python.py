@@ -68,7 +68,8 @@ def make_python_tool(
         """Run Python code in a fresh interpreter in the workspace; return what it printed and its last value.
 
         Args:
-            code: A Python program; a last line that is an expression has its value shown. It cannot read input.
+            code: A Python program, one statement a line; a last expression or assignment has its value shown.
+                It opens workspace files by their names, and cannot read input.
         """
         if not code.strip():
             raise ValueError("the code is empty")
