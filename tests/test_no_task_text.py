@@ -1,9 +1,9 @@
 """No benchmark task text in the code: a task's words in a docstring, comment, example or template tune the agent to
 the benchmark. Fails when 5 consecutive words (8 consecutive CJK characters), case and punctuation aside, of any task
 of bench/tasks.py, bench/tasks_heldout.py, bench/tasks_fresh.py, bench/tasks_fresh3.py, bench/tasks_fresh4.py,
-bench/tasks_fresh5.py or bench/tasks_fresh6.py stand in a file under autoagent/, tools/ or prompts/.
-`python tests/test_no_task_text.py` lists those hits, and the fresh sets' runs found in tests/ (tests may use the
-older sets' texts, not the fresh ones').
+bench/tasks_fresh5.py, bench/tasks_fresh6.py or bench/tasks_fresh7.py stand in a file under autoagent/, tools/ or
+prompts/. `python tests/test_no_task_text.py` lists those hits, and the fresh sets' runs found in tests/ (tests may
+use the older sets' texts, not the fresh ones').
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("autoagent", "tools", "prompts")
 WORDS = 5  # a run of this many words is the task's, not a common phrase
 CJK_CHARS = 8
-HIDDEN = {"fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}  # a failure names no text of these sets: measured unseen
+HIDDEN = {"fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}  # a failure names no text of these: unseen
 
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -93,12 +93,13 @@ def load_suites() -> Suites:
         from tasks_fresh4 import FRESH_4
         from tasks_fresh5 import FRESH_5
         from tasks_fresh6 import FRESH_6
+        from tasks_fresh7 import FRESH_7
         from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
     finally:
         sys.path.remove(str(ROOT / "bench"))
     return {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3,
             "heldout4": HELDOUT_4, "fresh1": FRESH_1, "fresh2": FRESH_2, "fresh3": FRESH_3,
-            "fresh4": FRESH_4, "fresh5": FRESH_5, "fresh6": FRESH_6}
+            "fresh4": FRESH_4, "fresh5": FRESH_5, "fresh6": FRESH_6, "fresh7": FRESH_7}
 
 
 def task_runs(suites: Suites) -> Runs:
