@@ -121,6 +121,9 @@ def test_statements_joined_on_one_line_run_as_the_program_they_spell(tmp_path: P
               "os.rename('drafts/' + name, 'drafts/old_' + name) print('renamed', name)")
     assert run(tmp_path, nested).endswith("[output:]\nrenamed a.md")
     assert sorted(os.listdir(tmp_path / "drafts")) == ["b.txt", "old_a.md"]
+    semicolons = run(tmp_path, "import os; n = 0; for name in sorted(os.listdir('drafts')): n += 1; print(n, name)")
+    assert semicolons.endswith("for name in sorted(os.listdir('drafts')):\n    n += 1; print(n, name)\n"
+                               "[output:]\n1 b.txt\n2 old_a.md")
     # what follows a body on its line belongs to that body, as after a `;`
     clauses = run(tmp_path, "x = 1 if x > 2: size = 'big' else: size = 'small' print(size, 'ok' if x else 'no')")
     assert clauses.endswith("x = 1\nif x > 2:\n    size = 'big'\nelse:\n    size = 'small'\n"

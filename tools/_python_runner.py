@@ -95,7 +95,10 @@ def split_joined(code: str) -> str | None:
             continue
         word = token.string if token.type == tokenize.NAME else ""
         if depth == 0 and previous is not None:
-            if previous.string == ":" and previous.type == tokenize.OP and first is not None and not lambdas:
+            if previous.string == ";" and token.string in COMPOUND:  # `a = 1; for …` may not share a line
+                breaks.append((token.start[0], token.start[1], extra))
+                first = token
+            elif previous.string == ":" and previous.type == tokenize.OP and first is not None and not lambdas:
                 extra += 1  # what follows a header's colon is its body
                 breaks.append((token.start[0], token.start[1], extra))
                 first = token
