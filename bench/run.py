@@ -218,7 +218,9 @@ def main() -> None:
     data["load"] = (load_start, os.getloadavg()[0])
     (OUT / "results.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
     args.output.write_text(report(data) + kept_task_success(args.output), encoding="utf-8")
-    say(f"wrote {args.output.resolve().relative_to(ROOT)} in {time.perf_counter() - started:.0f} s")
+    written = args.output.resolve()
+    say(f"wrote {written.relative_to(ROOT) if written.is_relative_to(ROOT) else written} in "
+        f"{time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
