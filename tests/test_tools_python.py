@@ -124,6 +124,9 @@ def test_statements_joined_on_one_line_run_as_the_program_they_spell(tmp_path: P
     semicolons = run(tmp_path, "import os; n = 0; for name in sorted(os.listdir('drafts')): n += 1; print(n, name)")
     assert semicolons.endswith("for name in sorted(os.listdir('drafts')):\n    n += 1; print(n, name)\n"
                                "[output:]\n1 b.txt\n2 old_a.md")
+    # a lambda's colon opens no body, inside brackets or not
+    lambdas = run(tmp_path, "x = sorted([3, 1], key=lambda s: -s) for v in x: if v > 1: print(v)")
+    assert lambdas.endswith("for v in x:\n    if v > 1:\n        print(v)\n[output:]\n3")
     # what follows a body on its line belongs to that body, as after a `;`
     clauses = run(tmp_path, "x = 1 if x > 2: size = 'big' else: size = 'small' print(size, 'ok' if x else 'no')")
     assert clauses.endswith("x = 1\nif x > 2:\n    size = 'big'\nelse:\n    size = 'small'\n"

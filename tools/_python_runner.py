@@ -54,7 +54,7 @@ def _ends(token: tokenize.TokenInfo) -> bool:
     return token.type in (tokenize.NUMBER, tokenize.STRING, _FSTRING_END) or token.string in (")", "]", "}")
 
 
-def _ternary(tokens: list, start: int) -> bool:
+def _ternary(tokens: list[tokenize.TokenInfo], start: int) -> bool:
     """Whether the `if` at `start` is a conditional expression's: an `else` comes before any colon on its line."""
     depth = 0
     for token in tokens[start + 1:]:
@@ -98,7 +98,7 @@ def split_joined(code: str) -> str | None:
             if previous.string == ";" and token.string in COMPOUND:  # `a = 1; for …` may not share a line
                 breaks.append((token.start[0], token.start[1], extra))
                 first = token
-            elif previous.string == ":" and previous.type == tokenize.OP and first is not None and not lambdas:
+            elif previous.type == tokenize.OP and previous.string == ":":
                 extra += 1  # what follows a header's colon is its body
                 breaks.append((token.start[0], token.start[1], extra))
                 first = token
@@ -116,18 +116,13 @@ def split_joined(code: str) -> str | None:
             depth += 1
         elif token.string in (")", "]", "}"):
             depth = max(depth - 1, 0)
-        elif word == "lambda":
+        elif word == "lambda" and depth == 0:
             lambdas += 1
-        elif token.string == ":" and depth == 0:
-            if lambdas:
-                lambdas -= 1
-                previous = None  # a lambda's colon neither ends nor opens anything
-                continue
-            if first.string not in COMPOUND:
-                first = None  # an annotation's colon, not a header's
+        elif token.string == ":" and depth == 0 and (lambdas or first.string not in COMPOUND):
+            lambdas = max(lambdas - 1, 0)
+            previous = None  # a lambda's or an annotation's colon neither ends nor opens a statement
+            continue
         previous = token
-        if token.string == ":" and depth == 0 and first is None:
-            previous = None
     if not breaks:
         return None
     for row, column, levels in reversed(breaks):
