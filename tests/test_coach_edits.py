@@ -9,7 +9,7 @@ from typing import Any
 
 from autoagent import AutoGPT
 from autoagent.checks import CheckContext, Verdict, VerdictKind
-from autoagent.coach.edits import derived, edits_verdict, lines_of, written
+from autoagent.coach.edits import derived, describe, edits_verdict, lines_of, shape, written
 from autoagent.coach.referee import Referee
 from autoagent.prompts import PromptTemplateBuilder
 from autoagent.reply import Action, Thought, ThoughtAndAction
@@ -74,9 +74,48 @@ def test_a_file_written_from_what_was_read_stands_only_when_the_drafts_write_it_
     stopped = edits_verdict(context(steps, "7\n18\n250\n1024", "250\n18\n1024\n7"), WRITERS, PROMPTS)
     assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
     assert stopped.note.startswith("sizes.txt was not written the same when the model wrote it again")
-    made_up = [called(1, "write_file", "Wrote 9 characters.", path="poem.txt", content="Autumn moon\nrises")]
-    assert edits_verdict(context(made_up, "Spring rain"), WRITERS, PROMPTS) is None  # nothing it was worked out from
     assert edits_verdict(CheckContext.of("Sort sizes.txt.", steps, "Done."), WRITERS, PROMPTS) is None  # no drafts
+
+
+def made_up(content: str, *drafts: str) -> Verdict | None:
+    steps = [called(1, "write_file", "Wrote it.", path="poem.txt", content=content)]
+    return edits_verdict(context(steps, *drafts), WRITERS, PROMPTS)
+
+
+def test_a_made_up_file_stands_when_the_drafts_take_its_shape_whatever_their_words() -> None:
+    poem = "Autumn moon\nrises over\nthe still pond"
+    assert made_up(poem, "Cold rain\non the roof\nall night", "```\nA frog\n\njumps in\nsplash\n```") is None
+    assert made_up('{"name": "Lena", "age": 34}', '{\n  "age": 51,\n  "name": "Omar"\n}', '{"name": "Ai", "age": 9}') \
+        is None  # a JSON object's keys, in any order and layout
+    assert made_up("fruit,colour\napple,red", "fruit,colour\nplum,purple", "fruit,colour\nkiwi,green") is None
+    assert made_up("Red, gold and brown\nleaves fall", "Leaves fall\nslowly, softly, down", "Two\nlines") is None
+    stopped = made_up(poem, "Cold rain\non the roof", "Cold rain\non the roof\nall night\nlong")  # drafts disagree
+    assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
+    assert stopped.note == "poem.txt did not take the same shape when the model wrote it again: 3 lines | 2 lines | " \
+        "4 lines"
+
+
+def test_where_two_drafts_agree_on_a_shape_the_made_up_file_lacks_the_agent_writes_the_first() -> None:
+    rewrite = made_up("Autumn moon\nrises\nover\nthe pond", "Cold rain\non the roof\nall night",
+                      "Old pond\nfrog jumps\nsplash")
+    assert rewrite is not None and rewrite.kind is VerdictKind.RUN_TOOL
+    assert rewrite.args == {"path": "poem.txt", "content": "Cold rain\non the roof\nall night"}
+    keys = made_up('{"name": "Lena"}', '{"name": "Omar", "age": 51}', '{"age": 9, "name": "Ai"}')
+    assert keys is not None and keys.args["content"] == '{"name": "Omar", "age": 51}'
+    columns = made_up("fruit,colour,price\napple,red,1", "fruit,colour\nplum,purple", "fruit,colour\nkiwi,green")
+    assert columns is not None and columns.args["content"] == "fruit,colour\nplum,purple"  # tables: their fields
+    ragged = made_up("fruit,colour\napple", "fruit,colour\nplum,purple", "fruit,colour\nkiwi,green")
+    assert ragged is None  # lines that are no table (a poem's commas) are compared by their number only
+
+
+def test_a_shape_is_a_json_objects_keys_or_a_count_of_lines_with_a_tables_fields() -> None:
+    assert shape('```json\n{"b": 1, "a": [1, 2]}\n```') == ("object", "a", "b")
+    assert shape('[{"id": 1, "x": 2}, {"id": 2}]') == ("array", "2", "id", "x")
+    assert shape("a|b|c\n1|2|3\n\n4|5|6\n") == ("lines", "3", "3 fields split by '|'")
+    assert shape("one, two\nthree") == ("lines", "2")  # commas on some lines only: no table
+    assert shape("just one, line") == ("lines", "1")
+    assert describe(shape("a,b\n1,2")) == "2 lines of 2 fields split by ','"
+    assert describe(shape('{"name": "x", "age": 1}')) == "an object of age, name"
 
 
 def test_where_the_drafts_agree_with_each_other_and_not_with_the_file_the_agent_writes_theirs_once() -> None:
@@ -85,7 +124,7 @@ def test_where_the_drafts_agree_with_each_other_and_not_with_the_file_the_agent_
     rewrite = edits_verdict(context(steps, "```\n7\n18\n250\n1024\n```", "7\n18\n250\n1024"), WRITERS, PROMPTS)
     assert rewrite is not None and rewrite.kind is VerdictKind.RUN_TOOL and rewrite.tool == "write_file"
     assert rewrite.args == {"path": "sizes.txt", "content": "7\n18\n250\n1024\n"}  # the file's own ending kept
-    assert "came out the same twice" in rewrite.note
+    assert "came out alike twice" in rewrite.note
     own = Step(3, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=rewrite.note), action=Action(
         name="write_file", args=dict(rewrite.args))), "Wrote 17 characters to sizes.txt.", success=True, check="coach")
     again = edits_verdict(context([*steps, own], "7\n18\n250\n1024", "250\n18\n1024\n7"), WRITERS, PROMPTS)

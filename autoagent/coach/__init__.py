@@ -135,10 +135,11 @@ class Coach:
         return objection is None or objection.template in ("premature_finish", "ungrounded_answer")
 
     def _unsure(self, context: CheckContext, answer: str) -> Verdict | None:
-        """A verdict on a finish the model may not give again (self-consistency), or None: a file it wrote from
-        what it read must be written the same again (edits.py: or the agent writes what two fresh drafts agree
-        on), and the answer to a request that asks for no change (whose outcome is the answer, not the workspace)
-        must agree with short answers sampled from the same results, on its numbers where it states any.
+        """A verdict on a finish the model may not give again (self-consistency), or None: a file it wrote must be
+        written again the same where it worked it out from what it read, in the same shape where it made it up
+        (edits.py: or the agent writes what two fresh drafts agree on), and the answer to a request that asks for
+        no change (whose outcome is the answer, not the workspace) must agree with short answers sampled from the
+        same results, on its numbers where it states any.
         `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
         held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(context, self.referee.writers, self.prompts)
