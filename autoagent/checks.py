@@ -76,6 +76,8 @@ class CheckContext:
     sample: Callable[[int], Sequence[str]] = field(default=lambda count: (), repr=False, compare=False)
     sample_content: Callable[[str, int], Sequence[str]] = field(default=lambda path, count: (), repr=False,
                                                                 compare=False)
+    sample_input: Callable[[str, int], Sequence[str]] = field(default=lambda tool, count: (), repr=False,
+                                                              compare=False)
     sample_reply: Callable[[str, int], Sequence[str]] = field(default=lambda question, count: (), repr=False,
                                                               compare=False)
 
@@ -100,6 +102,12 @@ class CheckContext:
         the steps that changed nothing (not from the write that made it), at a temperature with its own seed (for
         self-consistency of a file the run wrote); empty where the run cannot draw them."""
         return list(self.sample_content(path, count))[:count]
+
+    def inputs(self, tool: str, count: int) -> list[str]:
+        """`count` inputs of `tool` (the calculator: an expression) that work out the number the task asks for, each
+        written anew from the results of the calls of other tools that changed nothing, at a temperature with its own
+        seed (for self-consistency of a computation); empty where the run cannot draw them."""
+        return list(self.sample_input(tool, count))[:count]
 
     def ask(self, question: str, count: int) -> list[str]:
         """`count` short replies the model gives to `question`, asked after the task and the tools' results (does

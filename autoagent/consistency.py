@@ -45,7 +45,7 @@ def numbers(answer: str, task: str) -> set[str]:
     return {token for token in added(answer, task) if _NUMBER.fullmatch(token)}
 
 
-def _same_number(one: str, other: str) -> bool:
+def same_number(one: str, other: str) -> bool:
     """Two numbers equal, or one the other rounded to as many decimals as it shows ("42.16" and "42.1648")."""
     a, b = sorted((one, other), key=lambda number: len(number.partition(".")[2]))
     places = len(a.partition(".")[2])
@@ -59,8 +59,8 @@ def agree_on_numbers(first: str, second: str, task: str) -> bool:
     one, other = numbers(first, task), numbers(second, task)
     if not one or not other:
         return agree(first, second, task)
-    return (all(any(_same_number(a, b) for b in other) for a in one)
-            or all(any(_same_number(b, a) for a in one) for b in other))
+    return (all(any(same_number(a, b) for b in other) for a in one)
+            or all(any(same_number(b, a) for a in one) for b in other))
 
 
 Agreement = Callable[[str, str, str], bool]

@@ -112,6 +112,25 @@ def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str
             for seed in range(first_seed, first_seed + count)]
 
 
+def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, meter: Meter, count: int,
+                  first_seed: int = 1) -> list[str]:
+    """`count` inputs of `tool` (the calculator) that work out the number the task asks for, each written anew at a
+    temperature with its own seed from the results of the calls of other tools that changed nothing (the run's own
+    calls of `tool` are not shown, so an input that comes to the same number was worked out again, not copied)."""
+    looked = ShortTermMemory(max(len(steps), 1))
+    for step in steps:
+        found = agent.toolbox.find(step.action.name) if step.action else None
+        if step.kind is StepKind.ACTION and step.success and found is not None and is_read_only(found) \
+                and found.name != tool:
+            looked.add(step)
+    described = agent.toolbox.find(tool)
+    prompt = agent.prompts.render("work_again", task_description=task, tool=tool,
+                                  description=described.description.split("\n")[0] if described else "",
+                                  short_term_memory=looked.render(agent.prompts))
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
+            for seed in range(first_seed, first_seed + count)]
+
 def ask_model(agent: Finisher, task: str, memory: ShortTermMemory, question: str, meter: Meter,
               count: int) -> list[str]:
     """`count` short replies to `question`, asked after the finish prompt (the task and the tools' results: the
@@ -165,6 +184,13 @@ class FinishReview:
                 self.seeds[path] += needed
             return drawn[:count]
 
+        inputs: dict[str, list[str]] = {}
+
+        def sample_input(tool: str, count: int) -> list[str]:  # drawn once a finish for each tool
+            if len(inputs.get(tool, ())) < count:
+                inputs[tool] = sample_inputs(self.agent, task, steps, tool, self.meter, count)
+            return inputs[tool][:count]
+
         replies: dict[str, list[str]] = {}
 
         def sample_reply(question: str, count: int) -> list[str]:  # asked once a finish, however many checks ask
@@ -173,7 +199,7 @@ class FinishReview:
             return replies[question][:count]
 
         context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample,
-                               sample_content=sample_content, sample_reply=sample_reply)
+                               sample_content=sample_content, sample_input=sample_input, sample_reply=sample_reply)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer

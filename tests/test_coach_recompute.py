@@ -1,0 +1,94 @@
+"""The coach's self-consistency of a computation (autoagent/coach/recompute.py): an answer whose number a calculator
+call gave stands only when calculator inputs the model writes again, without seeing that call, come to it too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autoagent import AutoGPT
+from autoagent.checks import CheckContext, VerdictKind
+from autoagent.coach.recompute import input_of, recompute_verdict
+from autoagent.reply import Action, Thought, ThoughtAndAction
+from autoagent.steps import Step, StepKind, StopReason
+from autoagent.tool_use.toolbox import Toolbox
+from autoagent.tools import calculator, file_tools
+
+from .scripted import act
+from .test_consistency import _Sampled
+
+TASK = "What do 250 boxes at 1.12 euros each cost?"
+
+
+def called(number: int, name: str, observation: str, **args: str) -> Step:
+    decision = ThoughtAndAction(thought=Thought(text="t"), action=Action(name=name, args=args))
+    return Step(number, StepKind.ACTION, "", decision, observation, success=True)
+
+
+def context(*inputs: str, steps: list[Step] | None = None) -> CheckContext:
+    steps = steps if steps is not None else [called(1, "calculator", "280", expression="250 * 1.12")]
+
+    def sample_input(tool: str, count: int) -> list[str]:
+        assert tool == "calculator"
+        return list(inputs)[:count]
+
+    return CheckContext(TASK, steps, lambda: "", sample_input=sample_input)
+
+
+TOOLS = Toolbox([calculator])
+
+
+def test_a_calculated_answer_stands_when_inputs_written_again_come_to_its_number() -> None:
+    assert recompute_verdict(context("250 * 1.12", "112 * 250 / 100"), TOOLS, "It comes to 280 euros.") is None
+    assert recompute_verdict(context("250*1.12 = 280", "```\n1.12 * 250\n```"), TOOLS, "280") is None
+    stopped = recompute_verdict(context("250 * 1.12", "250 / 1.12 / 2"), TOOLS, "It comes to 280 euros.")
+    assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
+    assert stopped.note == ("worked out again from the same inputs, the calculator came to 280 | 111.607142857143, "
+                            "not 280")
+    broken = recompute_verdict(context("250 * 1.12", "the price times 1.12"), TOOLS, "280")
+    assert broken is not None and "280 | no number" in broken.note  # an input it cannot work out confirms nothing
+
+
+def test_an_answer_resting_on_no_calculation_is_not_worked_out_again() -> None:
+    assert recompute_verdict(context("1"), TOOLS, "The capital is Ottawa.") is None  # no number
+    assert recompute_verdict(context("1"), TOOLS, "It comes to 281 euros.") is None  # no calculator result shows 281
+    read = [called(1, "read_file", "price: 280", path="p.txt")]
+    assert recompute_verdict(context("1", steps=read), TOOLS, "280") is None  # read, not calculated
+    assert recompute_verdict(context("1"), Toolbox([]), "280") is None  # no calculator to work it out with
+    assert recompute_verdict(context(), TOOLS, "280") is None  # a run that cannot draw inputs
+
+
+def test_a_rounded_answer_stands_for_the_exact_number_it_rounds() -> None:
+    steps = [called(1, "calculator", "42.1648128", expression="13.4 * 3.1466278")]
+    assert recompute_verdict(context("13.4 * 3.1466278", "3.1466278 * 13.4", steps=steps), TOOLS, "42.16") is None
+
+
+@pytest.mark.parametrize(("reply", "expression"), [
+    ("250 * 1.12", "250 * 1.12"),
+    ("`250 * 1.12`", "250 * 1.12"),
+    ("```\n250 * 1.12\n```", "250 * 1.12"),
+    ('{"expression": "250 * 1.12"}', "250 * 1.12"),
+    ("250 * 1.12 = 280", "250 * 1.12"),
+])
+def test_the_input_is_read_out_of_how_a_model_writes_it(reply: str, expression: str) -> None:
+    assert input_of(reply, "expression") == expression
+
+
+def run(tmp_path: Path, *inputs: str) -> tuple[Any, _Sampled]:
+    llm = _Sampled(replies=[act("calculator", expression="250 * 1.12"), act("FINISH"), "They cost 280 euros.",
+                            *inputs, "280", "280 euros"])
+    agent = AutoGPT(coach="on", llm=llm, tools=[calculator, *file_tools(tmp_path)])
+    return agent.execute(TASK), llm
+
+
+def test_the_coach_has_a_sampling_model_work_a_calculated_answer_out_again_without_showing_the_calculation(
+        tmp_path: Path) -> None:
+    agreed, llm = run(tmp_path, "250 * 1.12", "1.12 * 250")
+    assert agreed.finished and agreed.answer == "They cost 280 euros."
+    drafted = llm.prompts[3:5]
+    assert all("calculator" in prompt and "250 * 1.12" not in prompt and "280" not in prompt for prompt in drafted)
+    disputed, _ = run(tmp_path, "250 * 1.12", "250 + 1.12")
+    assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "They cost 280 euros."
+    assert disputed.steps[-1].check == "coach" and "came to 280 | 251.12" in disputed.steps[-1].observation
