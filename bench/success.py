@@ -2,7 +2,7 @@
 --no-memory` (each in a fresh workspace, as the CLI runs it), then each answer and workspace checked.
 
 Run: .venv/bin/python bench/success.py
-         [--suite main|heldout1..4|fresh1|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9]
+         [--suite main|heldout1..4|fresh1|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10]
          [--configs json,tools,react,plan] [--model local] [--coach auto|on|off] [--base-url URL]
          [--tasks name,name] [--workers N] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
 A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
@@ -36,6 +36,7 @@ from tasks_fresh6 import FRESH_6
 from tasks_fresh7 import FRESH_7
 from tasks_fresh8 import FRESH_8
 from tasks_fresh9 import FRESH_9
+from tasks_fresh10 import FRESH_10
 from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
 
 from autoagent.steps import StepKind
@@ -43,12 +44,12 @@ from autoagent.steps import StepKind
 SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3, "heldout4": HELDOUT_4,
           "fresh1": FRESH_1, "fresh2": FRESH_2, "fresh3": FRESH_3, "fresh4": FRESH_4,
           "fresh5": FRESH_5, "fresh6": FRESH_6, "fresh7": FRESH_7, "fresh8": FRESH_8,
-          "fresh9": FRESH_9}
+          "fresh9": FRESH_9, "fresh10": FRESH_10}
 SOURCES = {"main": "bench/tasks.py", "fresh1": "bench/tasks_fresh.py", "fresh2": "bench/tasks_fresh.py",
            "fresh3": "bench/tasks_fresh3.py", "fresh4": "bench/tasks_fresh4.py",
            "fresh5": "bench/tasks_fresh5.py", "fresh6": "bench/tasks_fresh6.py",
            "fresh7": "bench/tasks_fresh7.py", "fresh8": "bench/tasks_fresh8.py",
-           "fresh9": "bench/tasks_fresh9.py"}
+           "fresh9": "bench/tasks_fresh9.py", "fresh10": "bench/tasks_fresh10.py"}
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 
@@ -245,7 +246,7 @@ def main() -> None:
                              "measured; bench/tasks_fresh5.py: fresh5 is only measured; bench/tasks_fresh6.py: "
                              "fresh6 is only measured; bench/tasks_fresh7.py: fresh7 is only measured; "
                              "bench/tasks_fresh8.py: fresh8 is only measured; bench/tasks_fresh9.py: fresh9 is only "
-                             "measured)")
+                             "measured; bench/tasks_fresh10.py: fresh10 is only measured)")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
