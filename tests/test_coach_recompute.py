@@ -43,12 +43,15 @@ TOOLS = Toolbox([calculator])
 def test_a_calculated_answer_stands_when_inputs_written_again_come_to_its_number() -> None:
     assert recompute_verdict(context("250 * 1.12", "112 * 250 / 100"), TOOLS, "It comes to 280 euros.") is None
     assert recompute_verdict(context("250*1.12 = 280", "```\n1.12 * 250\n```"), TOOLS, "280") is None
-    stopped = recompute_verdict(context("250 * 1.12", "250 / 1.12 / 2"), TOOLS, "It comes to 280 euros.")
+    stopped = recompute_verdict(context("250 / 1.12 / 2", "250 + 1.12"), TOOLS, "It comes to 280 euros.")
     assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
-    assert stopped.note == ("worked out again from the same inputs, the calculator came to 280 | 111.607142857143, "
-                            "not 280")
-    broken = recompute_verdict(context("250 * 1.12", "the price times 1.12"), TOOLS, "280")
-    assert broken is not None and "280 | no number" in broken.note  # an input it cannot work out confirms nothing
+    assert stopped.note == ("worked out again from the same inputs, the calculator came to 111.607142857143 | "
+                            "251.12, not 280")
+    one = recompute_verdict(context("the price times 1.12", "250 * 1.12"), TOOLS, "280")
+    assert one is None  # one of the two came to it: with the run's own, two of three ways agree
+    broken = recompute_verdict(context("the price times 1.12", "250 / 1.12 / 2"), TOOLS, "280")
+    assert broken is not None and "no number | 111.607142857143" in broken.note  # one that cannot run confirms nothing
+    assert recompute_verdict(context("the price", "times 1.12"), TOOLS, "280") is None  # no number to compare
 
 
 def test_an_answer_resting_on_no_calculation_is_not_worked_out_again() -> None:
@@ -71,6 +74,7 @@ def test_a_rounded_answer_stands_for_the_exact_number_it_rounds() -> None:
     ("```\n250 * 1.12\n```", "250 * 1.12"),
     ('{"expression": "250 * 1.12"}', "250 * 1.12"),
     ("250 * 1.12 = 280", "250 * 1.12"),
+    ("250 \u00d7 1.12 \u00f7 2", "250 * 1.12 / 2"),
 ])
 def test_the_input_is_read_out_of_how_a_model_writes_it(reply: str, expression: str) -> None:
     assert input_of(reply, "expression") == expression
@@ -89,6 +93,7 @@ def test_the_coach_has_a_sampling_model_work_a_calculated_answer_out_again_witho
     assert agreed.finished and agreed.answer == "They cost 280 euros."
     drafted = llm.prompts[3:5]
     assert all("calculator" in prompt and "250 * 1.12" not in prompt and "280" not in prompt for prompt in drafted)
-    disputed, _ = run(tmp_path, "250 * 1.12", "250 + 1.12")
+    assert all("1234*5678" not in prompt for prompt in drafted)  # no example of the tool's description to copy
+    disputed, _ = run(tmp_path, "250 - 1.12", "250 + 1.12")
     assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "They cost 280 euros."
-    assert disputed.steps[-1].check == "coach" and "came to 280 | 251.12" in disputed.steps[-1].observation
+    assert disputed.steps[-1].check == "coach" and "came to 248.88 | 251.12" in disputed.steps[-1].observation

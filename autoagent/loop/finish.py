@@ -123,9 +123,7 @@ def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, 
         if step.kind is StepKind.ACTION and step.success and found is not None and is_read_only(found) \
                 and found.name != tool:
             looked.add(step)
-    described = agent.toolbox.find(tool)
     prompt = agent.prompts.render("work_again", task_description=task, tool=tool,
-                                  description=described.description.split("\n")[0] if described else "",
                                   short_term_memory=looked.render(agent.prompts))
     messages: list[BaseMessage] = [HumanMessage(prompt)]
     return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
