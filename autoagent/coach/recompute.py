@@ -22,11 +22,11 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NONE = "no number"  # an input the calculator could not work out
 
 
-def computed(answer: str, task: str, context: CheckContext) -> list[str]:
-    """The numbers `answer` states (beyond the request's own) that a successful calculator call gave."""
+def computed(answer: str, context: CheckContext) -> list[str]:
+    """The numbers `answer` states (beyond the request's own) that a successful calculator call of the run gave."""
     results = [number for step in ran(context.steps) if step.success and step.action is not None
                and step.action.name == TOOL for number in _NUMBER.findall(step.observation.replace(",", ""))]
-    return [number for number in sorted(numbers(answer, task))
+    return [number for number in sorted(numbers(answer, context.task))
             if any(same_number(number, result) for result in results)]
 
 
@@ -51,7 +51,7 @@ def recompute_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samp
     else a stop (unverified), the numbers the inputs came to in its note."""
     if TOOL not in toolbox.tools:
         return None
-    stated = computed(answer, context.task, context)
+    stated = computed(answer, context)
     if not stated:
         return None
     argument = next(iter(toolbox.args_schema(TOOL).get("properties", {})), "expression")

@@ -129,6 +129,7 @@ def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, 
     return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
             for seed in range(first_seed, first_seed + count)]
 
+
 def ask_model(agent: Finisher, task: str, memory: ShortTermMemory, question: str, meter: Meter,
               count: int) -> list[str]:
     """`count` short replies to `question`, asked after the finish prompt (the task and the tools' results: the
