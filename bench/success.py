@@ -240,13 +240,9 @@ def main() -> None:
     parser.add_argument("--allow-python", action="store_true", help="offer the sandboxed python tool to every task")
     parser.add_argument("--base-url", default=None, help="an OpenAI-compatible server for --model openai:NAME")
     parser.add_argument("--suite", choices=sorted(SUITES), default="main",
-                        help="the tasks: main (bench/tasks.py), a held-out set (bench/tasks_heldout.py) or a fresh "
-                             "one (bench/tasks_fresh.py: fresh1 develops, fresh2 is only measured; "
-                             "bench/tasks_fresh3.py: fresh3 is only measured; bench/tasks_fresh4.py: fresh4 is only "
-                             "measured; bench/tasks_fresh5.py: fresh5 is only measured; bench/tasks_fresh6.py: "
-                             "fresh6 is only measured; bench/tasks_fresh7.py: fresh7 is only measured; "
-                             "bench/tasks_fresh8.py: fresh8 is only measured; bench/tasks_fresh9.py: fresh9 is only "
-                             "measured; bench/tasks_fresh10.py: fresh10 is only measured)")
+                        help="the tasks: main (bench/tasks.py), heldout1..4 (bench/tasks_heldout.py) or a fresh set ("
+                             + ", ".join(f"{name}: {path}" for name, path in SOURCES.items() if name != "main")
+                             + "); each module's docstring says whether it is a development set or only measured")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")

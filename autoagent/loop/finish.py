@@ -100,16 +100,9 @@ def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str
     """`count` drafts of the whole content the task asks `path` to hold, each written anew at a temperature with its
     own seed from the results of the calls that changed nothing (a write's own content is not shown, so a draft
     that matches it was worked out again, not copied)."""
-    looked = ShortTermMemory(max(len(steps), 1))
-    for step in steps:
-        tool = agent.toolbox.find(step.action.name) if step.action else None
-        if step.kind is StepKind.ACTION and step.success and tool is not None and is_read_only(tool):
-            looked.add(step)
     prompt = agent.prompts.render("write_again", task_description=task, path=path,
-                                  short_term_memory=looked.render(agent.prompts))
-    messages: list[BaseMessage] = [HumanMessage(prompt)]
-    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, agent.reply_caps.answer)[0].text
-            for seed in range(first_seed, first_seed + count)]
+                                  short_term_memory=_looked(agent, steps).render(agent.prompts))
+    return _draw(agent, prompt, meter, count, first_seed, agent.reply_caps.answer)
 
 
 def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, meter: Meter, count: int,
@@ -117,18 +110,27 @@ def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, 
     """`count` inputs of `tool` (the calculator) that work out the number the task asks for, each written anew at a
     temperature with its own seed from the results of the calls of other tools that changed nothing (the run's own
     calls of `tool` are not shown, so an input that comes to the same number was worked out again, not copied)."""
+    prompt = agent.prompts.render("work_again", task_description=task, tool=tool,
+                                  short_term_memory=_looked(agent, steps, leaving_out=tool).render(agent.prompts))
+    return [text.strip() for text in _draw(agent, prompt, meter, count, first_seed, SHORT_ANSWER_TOKENS)]
+
+
+def _looked(agent: Finisher, steps: Sequence[Step], leaving_out: str = "") -> ShortTermMemory:
+    """The steps whose calls worked and changed nothing (but those of the tool `leaving_out`), as a memory."""
     looked = ShortTermMemory(max(len(steps), 1))
     for step in steps:
-        found = agent.toolbox.find(step.action.name) if step.action else None
-        if step.kind is StepKind.ACTION and step.success and found is not None and is_read_only(found) \
-                and found.name != tool:
+        tool = agent.toolbox.find(step.action.name) if step.action else None
+        if step.kind is StepKind.ACTION and step.success and tool is not None and is_read_only(tool) \
+                and tool.name != leaving_out:
             looked.add(step)
-    prompt = agent.prompts.render("work_again", task_description=task, tool=tool,
-                                  short_term_memory=looked.render(agent.prompts))
-    messages: list[BaseMessage] = [HumanMessage(prompt)]
-    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, SHORT_ANSWER_TOKENS)[0].text.strip()
-            for seed in range(first_seed, first_seed + count)]
+    return looked
 
+
+def _draw(agent: Finisher, prompt: str, meter: Meter, count: int, first_seed: int, cap: int) -> list[str]:
+    """`count` replies to `prompt`, each sampled at a temperature with its own seed from `first_seed` on."""
+    messages: list[BaseMessage] = [HumanMessage(prompt)]
+    return [meter.call(sampling(agent.llm, SAMPLE_TEMPERATURE, seed), messages, cap)[0].text
+            for seed in range(first_seed, first_seed + count)]
 
 def ask_model(agent: Finisher, task: str, memory: ShortTermMemory, question: str, meter: Meter,
               count: int) -> list[str]:
