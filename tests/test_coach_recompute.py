@@ -97,25 +97,3 @@ def test_the_coach_has_a_sampling_model_work_a_calculated_answer_out_again_witho
     disputed, _ = run(tmp_path, "250 - 1.12", "250 + 1.12")
     assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "They cost 280 euros."
     assert disputed.steps[-1].check == "coach" and "came to 248.88 | 251.12" in disputed.steps[-1].observation
-
-
-WRITE_TASK = "Work out what 250 boxes at 1.12 euros each cost and write the total to cost.txt."
-
-
-def run_write(workspace: Path, *inputs: str) -> tuple[Any, _Sampled]:
-    workspace.mkdir()
-    wrote = act("write_file", path="cost.txt", content="280")
-    llm = _Sampled(replies=[act("calculator", expression="250 * 1.12"), wrote, act("FINISH"),
-                            "I wrote 280 to cost.txt.", "280", "280", *inputs])
-    agent = AutoGPT(coach="on", llm=llm, tools=[calculator, *file_tools(workspace)])
-    return agent.execute(WRITE_TASK), llm
-
-
-def test_a_number_a_calculation_gave_is_worked_out_again_where_the_run_wrote_it_into_a_file(tmp_path: Path) -> None:
-    agreed, llm = run_write(tmp_path / "agreed", "250 * 1.12", "1.12 * 250")
-    assert agreed.finished and (tmp_path / "agreed" / "cost.txt").read_text() == "280"
-    assert len(llm.prompts) == 8  # the steps, the finish, two drafts of the file and two inputs: nothing sampled after
-    assert all("250 * 1.12" not in prompt and "280" not in prompt for prompt in llm.prompts[6:8])
-    disputed, _ = run_write(tmp_path / "disputed", "250 - 1.12", "250 + 1.12")
-    assert disputed.stop_reason is StopReason.UNVERIFIED
-    assert disputed.steps[-1].check == "coach" and "came to 248.88 | 251.12, not 280" in disputed.steps[-1].observation

@@ -23,7 +23,7 @@ from ..reply import Action, ThoughtAndAction
 from ..steps import Step, ran
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
-from .edits import edits_verdict, written
+from .edits import edits_verdict
 from .leads import Lead
 from .recompute import recompute_verdict
 from .referee import Referee, answers_itself
@@ -138,21 +138,18 @@ class Coach:
     def _unsure(self, context: CheckContext, answer: str) -> Verdict | None:
         """A verdict on a finish the model may not give again (self-consistency), or None: a file it wrote must be
         written again the same where it worked it out from what it read, in the same shape where it made it up
-        (edits.py: or the agent writes what two fresh drafts agree on); a number of the answer or of a file written
-        that a calculation gave must come out the same when the model works that calculation out again
-        (recompute.py); and the answer to a request that asks for no change (whose outcome is the answer, not the
-        workspace) must agree with short answers sampled from the same results, on its numbers where it states any.
+        (edits.py: or the agent writes what two fresh drafts agree on), and the answer to a request that asks for
+        no change (whose outcome is the answer, not the workspace) must come to the same number when the model
+        works out a calculation it rests on again (recompute.py), and agree with short answers sampled from the
+        same results, on its numbers where it states any.
         `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
         held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(context, self.referee.writers, self.prompts)
-        if edited is not None:
+        if edited is not None or read_request(context.task).names_change:
             return edited
-        outcome = "\n".join([answer, *written(context.steps, self.referee.writers).values()])
-        worked_out = recompute_verdict(context, self.toolbox, outcome)
+        worked_out = recompute_verdict(context, self.toolbox, answer)
         if worked_out is not None:
             return worked_out if answer == context.answer else Verdict.stop(worked_out.note, worked_out.reason, answer)
-        if read_request(context.task).names_change:
-            return None
         verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers)
         if verdict.kind is VerdictKind.ACCEPT:
             return None
