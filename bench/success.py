@@ -2,8 +2,7 @@
 --no-memory` (each in a fresh workspace, as the CLI runs it), then each answer and workspace checked.
 
 Run: .venv/bin/python bench/success.py
-         [--suite main|heldout1..4|fresh1|fresh2|fresh3|fresh4|fresh5|fresh6|fresh7|fresh8|fresh9|fresh10
-                  |fresh11|fresh12]
+         [--suite SET]  (main, heldout1..4 or a fresh set: --help lists them, from SOURCES)
          [--configs json,tools,react,plan] [--model local] [--coach auto|on|off] [--base-url URL]
          [--tasks name,name] [--workers N] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
 A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
