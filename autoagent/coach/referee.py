@@ -12,7 +12,6 @@ from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .days import answer_for_day, day_asked, reading
-from .given_days import object_to_unknown_day
 from .leads import Lead, Leader
 from .plans import unfinished_plan
 from .tally import counted, states_count
@@ -173,12 +172,11 @@ class Referee:
     def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
         """An objection to running `action` (the framing a file's content was quoted in, or a note this run was
         given, written into a file, a rewrite of a file this run just wrote, a calculation written instead of its
-        result, a folder the request names written as a file, a day the request does not give), or None."""
+        result, a folder the request names written as a file), or None."""
         objection = object_to_copied_fence(action, steps, writes) \
             or object_to_copied_note(action, steps, writes, task) or object_to_rewrite(action, steps, writes)
         for template, check in (("unworked_write", lambda: object_to_unworked_write(action, steps, writes)),
-                                ("folder_as_file", lambda: object_to_folder_as_file(action, task, writes)),
-                                ("unknown_day", lambda: object_to_unknown_day(action, task, steps))):
+                                ("folder_as_file", lambda: object_to_folder_as_file(action, task, writes))):
             if objection is None and template not in self.raised:  # once a run each: the model may mean it
                 objection = check()
                 if objection is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import NamedTuple
 
 from ..action_schema import FILE_NAME
 from .counts import Given, counted_givens
@@ -57,10 +56,6 @@ _KINDS = kinds("change")
 _CHANGE = re.compile(alternation(tuple(verb for verbs in _KINDS.values() for verb in verbs)), re.I)
 _SENTENCE = re.compile(r"(?<=[.?!])\s+|(?<=[\u3002\uff1f\uff01])")  # not the dot of a file name
 _PLACE = re.compile(rf"(?<![\w.\-/]){FILE_NAME.pattern}(?![\w])|{one_of('place')}", re.I)
-# what a verb of removal takes a file's content from ("from notes.txt"), and a verb of change said not to be done
-_REMOVED_FROM = re.compile(rf"{one_of('removed_from')}\s*(?:the\s+)?(?:file\s+)?[\"'\u201c]?{FILE_NAME.pattern}", re.I)
-_NOT_ASKED = re.compile(one_of("not_asked"), re.I)
-_FILE_WORD, _FOLDER_WORD = re.compile(one_of("file"), re.I), re.compile(one_of("folder.words"), re.I)
 # a question asks about the workspace, it changes nothing
 _QUESTION = re.compile(rf"\s*{one_of('question_starts')}|.*{one_of('question_words')}", re.I)
 # a question about a date or a weekday: "what date", "which day", "what is the date", "几号", "星期几"
@@ -81,16 +76,6 @@ _SEARCHED = re.compile(
 # dot), "then", "and" (between spaces in English, as written in Chinese).
 _CLAUSE_BREAK = re.compile(rf"[.!?](?:\s+|$)|[,;:\uff0c\uff1b\uff1a\u3002\uff01\uff1f]"
                            rf"|\s+{one_of('clause.breaks', EN)}\s+|{one_of('clause.breaks', ZH)}", re.I)
-
-
-class Change(NamedTuple):
-    """A change one part of a request asks for: its verb, what it does (a kind of change in words.toml: "write" for
-    "replace", and for "remove" from a file it names), and whether its sentence names the file or folder (else
-    another sentence of the request does: "notes.txt has repeats. Remove them.")."""
-
-    verb: str
-    kind: str
-    placed: bool  # its sentence names where (see `_changes`)
 
 
 @dataclass(frozen=True)
@@ -114,11 +99,6 @@ class Request:
     def change(self) -> str:
         """The verb of change the request asks for ("remove"), or empty (see `_change`)."""
         return _change(self.text)
-
-    @cached_property
-    def changes(self) -> tuple[Change, ...]:
-        """Each change the request asks for, part by part, in order (see `_changes`)."""
-        return _changes(self.text)
 
     @cached_property
     def names_change(self) -> bool:
@@ -209,42 +189,3 @@ def _change(request: str) -> str:
             # the verb that says most: "put a copy of notes.md in archive" is a copy, not a write
             return next((verb for verb in verbs if verb not in _KINDS["write"]), verbs[0])
     return ""
-
-
-def _changes(request: str) -> tuple[Change, ...]:
-    """The changes `request` asks for: one for each part (where clauses meet) of a sentence that is not a question
-    with a verb of change not said to be left undone ("do not change it"), of several the one that says most, when
-    the request names a file or folder outside a question; none when it names none ("Write a haiku"). A change is
-    placed when its sentence names its place: a file for a write (by name or as "the file"), else a file or
-    folder."""
-    asked = [sentence for sentence in _SENTENCE.split(request) if sentence.strip() and not _QUESTION.match(sentence)]
-    if not any(_PLACE.search(sentence) for sentence in asked):
-        return ()
-    found: list[Change] = []
-    for sentence in asked:
-        said = [said for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()
-                for said in [_said_change(part)] if said is not None]
-        for verb, kind, part in said:
-            if kind == "write" and not _names_file(part) and any(other != "write" for _, other, _ in said):
-                continue  # "create a folder named reports and move a.txt into it": the move says most
-            placed = _names_file(sentence) if kind == "write" else bool(_PLACE.search(sentence))
-            found.append(Change(verb, kind, placed))
-    return tuple(found)
-
-
-def _said_change(part: str) -> tuple[str, str, str] | None:
-    """The verb of change a part of a request says (of several, the one that says most), what it does, and the
-    part; None when it says none, or one it says not to make ("do not change it")."""
-    verbs = [match.group(0).lower() for match in _CHANGE.finditer(part) if not _NOT_ASKED.search(part[:match.start()])]
-    if not verbs:
-        return None
-    verb = next((verb for verb in verbs if verb not in _KINDS["write"]), verbs[0])
-    kind = next(kind for kind, listed in _KINDS.items() if verb in (word.lower() for word in listed))
-    if kind == "delete" and _REMOVED_FROM.search(part):
-        kind = "write"  # "remove the blank lines from notes.txt": the file is written, not deleted
-    return verb, kind, part
-
-
-def _names_file(text: str) -> bool:
-    """Whether `text` names a file, by its name or as a file ("the file"; not a folder)."""
-    return bool(FILE_NAME.search(text) or _FILE_WORD.search(_FOLDER_WORD.sub(" ", text)))

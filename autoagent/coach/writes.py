@@ -11,8 +11,8 @@ from ..action_schema import PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
 from ..tool_use.fence import fence_tags
-from .request import Change, read_request
 from .request import is_question as is_question  # a part of a request asks something: read as requests are
+from .request import read_request
 from .verify import OPERAND, Objection, is_folder, mentions, ran
 from .words import kinds
 
@@ -138,39 +138,20 @@ def changer(verb: str, writers: Sequence[str]) -> str:
     return named[0] if len(named) == 1 else ""
 
 
-def tools_for(change: Change, writers: Sequence[str]) -> tuple[str, ...]:
-    """The tools of `writers` that make `change`: those named for what it does (delete_file for "remove notes.txt",
-    write_file for "replace"), else those named for no other kind of change; any of them where the part of the
-    request that asks for it names no file or folder of its own (what it does to which file is the model's to
-    read)."""
-    if not change.placed:
-        return tuple(writers)
-    named = {kind: tuple(name for name in writers if any(word in name.lower() for word in (kind, *verbs)
-                                                          if word.isascii())) for kind, verbs in _KINDS.items()}
-    others = {name for kind, names in named.items() if kind != change.kind for name in names}
-    return named.get(change.kind) or tuple(name for name in writers if name not in others) or tuple(writers)
-
-
-def changes_not_made(task: str, steps: Sequence[Step], writers: Sequence[str]) -> list[tuple[str, ...]]:
-    """For each change the request asks for that no successful call has made, the tools that make it: a copy
-    made does not change every "colour" in the file as well, nor does reading it remove its repeats."""
-    done = {step.action.name for step in ran(steps) if step.success and step.action is not None}
-    due = [tools for tools in dict.fromkeys(tools_for(change, writers) for change in read_request(task).changes)
-           if tools and not done.intersection(tools)]
-    # a change any of them makes is made by the one a more exact change needs ("write a haiku ... save it as a.txt")
-    return [tools for tools in due if not any(set(other) < set(tools) for other in due)]
-
-
 def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str],
                         raised: Collection[str]) -> Objection | None:
-    """Why finishing now is not earned: the request asks to change the workspace, and for a change it asks no
-    call of a tool that makes it has succeeded (see `changes_not_made`): reading draft.md does not remove it,
-    rewriting it does not either. Said once; a second finish like it ends the run unverified."""
-    due = changes_not_made(task, steps, writers) if writers else []
-    if not due:
+    """Why finishing now is not earned: the request asks to change the workspace and no call of a tool that
+    makes that change has succeeded (the one tool named for it, else any that changes things, of `writers`):
+    reading draft.md does not remove it, rewriting it does not either. Said once; a second finish like it ends
+    the run unverified."""
+    verb = asks_for_change(task) if writers else ""
+    if not verb:
         return None
-    tools = due[0]
+    tool = changer(verb, writers)
+    if any(step.success and step.action is not None and step.action.name in ((tool,) if tool else writers)
+           for step in ran(steps)):
+        return None
     ends = StopReason.UNVERIFIED if "no_change" in raised else None
-    return Objection("no_change", {"tools": ", ".join(tools), "tool": tools[0] if len(tools) == 1 else "",
+    return Objection("no_change", {"tools": tool or ", ".join(writers), "tool": tool,
                                    "items": "the request asks for a change in the workspace, and no step made one"},
                      ends=ends)

@@ -11,7 +11,6 @@ from .words import LANGUAGES, entries, phrase
 
 _ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
 _HAN = re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-_HAN_DAY = re.compile(r"(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")  # a day of a month, its year left out
 
 
 @cache
@@ -25,15 +24,6 @@ def _month_forms() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int]]:
     day_first = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})\.?,?\s+(\d{{4}})(?!\d)", re.I)
     month_first = re.compile(rf"({month})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)", re.I)
     return day_first, month_first, names
-
-
-@cache
-def _yearless_forms() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The day-month and month-day patterns of a day written with or without its year ("6 March", "Mar 6")."""
-    _, _, names = _month_forms()
-    month = "|".join(phrase(name) for name in sorted(names, key=len, reverse=True)) or r"(?!)"
-    return (re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({month})", re.I),
-            re.compile(rf"({month})\.?\s+(\d{{1,2}})(?!\d)", re.I))
 
 
 def _day(year: str, month: str | int, day: str) -> dt.date | None:
@@ -61,14 +51,3 @@ def unshown_dates(answer: str, evidence: str) -> list[str]:
     """The days `answer` states, as it writes them, that `evidence` shows in no form."""
     shown = {day for _, day in dates_in(evidence)}
     return list(dict.fromkeys(written for written, day in dates_in(answer) if day not in shown))
-
-
-def days_of_year(text: str) -> set[tuple[int, int]]:
-    """The month and day of each day `text` gives, with its year or without ("6 March", "3月6日", "2026-03-06")."""
-    day_first, month_first = _yearless_forms()
-    names = _month_forms()[2]
-    found = {(day.month, day.day) for _, day in dates_in(text)}
-    found |= {(int(m.group(1)), int(m.group(2))) for m in _HAN_DAY.finditer(text)}
-    found |= {(names[m.group(2).lower()], int(m.group(1))) for m in day_first.finditer(text)}
-    found |= {(names[m.group(1).lower()], int(m.group(2))) for m in month_first.finditer(text)}
-    return {(month, day) for month, day in found if 1 <= month <= 12 and 1 <= day <= 31}
