@@ -239,7 +239,7 @@ def limit_threads(threads: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--configs", default="json,tools,react,plan",
-                        help="comma-separated protocols (json, tools, react) and/or plan")
+                        help="comma-separated protocols (json, tools, react, code) and/or plan")
     parser.add_argument("--model", default="local", help="the model every task runs on (local, local:1.5b, ...)")
     parser.add_argument("--coach", choices=("auto", "on", "off"), default=None,
                         help="the coach setting of every task (default: none sent, as older code has none)")

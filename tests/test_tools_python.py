@@ -83,7 +83,7 @@ def test_a_computation_the_calculator_cannot_do(tmp_path: Path) -> None:
 @needs_bwrap
 def test_a_file_is_written_in_the_workspace_and_what_it_prints_comes_back(tmp_path: Path) -> None:
     code = "import os\nos.makedirs('out', exist_ok=True)\nprint(os.getcwd())\nopen('out/total.txt', 'w').write('42')"
-    assert run(tmp_path / "ws", code) == "/workspace\n2"
+    assert run(tmp_path / "ws", code) == "/workspace\n2\n[workspace files: created out/total.txt]"
     assert (tmp_path / "ws" / "out" / "total.txt").read_text() == "42"
     failing = run(tmp_path, "import sys\nprint('before')\nprint('to stderr', file=sys.stderr)\n1 / 0")
     assert failing.startswith("before\nto stderr\nTraceback (most recent call last):\n")
@@ -92,6 +92,17 @@ def test_a_file_is_written_in_the_workspace_and_what_it_prints_comes_back(tmp_pa
     assert run(tmp_path, "x = 1") == "x = 1" and run(tmp_path, "None") == "(no output)"
     assert run(tmp_path, "import sys; sys.exit(3)") == "(no output)\n[exit code 3]"
     assert run(tmp_path, "def f(:").endswith("SyntaxError: invalid syntax\n[exit code 1]")
+
+
+@needs_bwrap
+def test_the_files_a_program_changed_are_named_after_its_output(tmp_path: Path) -> None:
+    for name in ("keep.txt", "edit.txt", "old.txt", "gone.txt"):
+        (tmp_path / name).write_text(name)
+    code = ("open('edit.txt', 'a').write('!')\nimport os\nos.rename('old.txt', 'new.txt')\nos.remove('gone.txt')\n"
+            "open('made.txt', 'w').close()")
+    assert run(tmp_path, code) == ("(no output)\n[workspace files: created made.txt; changed edit.txt; "
+                                   "moved old.txt to new.txt; deleted gone.txt]")
+    assert run(tmp_path, "print(open('keep.txt').read())") == "keep.txt"  # reading changes nothing
 
 
 @needs_bwrap
@@ -119,7 +130,8 @@ def test_statements_joined_on_one_line_run_as_the_program_they_spell(tmp_path: P
     (tmp_path / "drafts" / "b.txt").write_text("b")
     nested = ("import os\nfor name in os.listdir('drafts'): if name.endswith('.md'): "
               "os.rename('drafts/' + name, 'drafts/old_' + name) print('renamed', name)")
-    assert run(tmp_path, nested).endswith("[output:]\nrenamed a.md")
+    assert run(tmp_path, nested).endswith("[output:]\nrenamed a.md\n[workspace files: moved drafts/a.md to "
+                                          "drafts/old_a.md]")
     assert sorted(os.listdir(tmp_path / "drafts")) == ["b.txt", "old_a.md"]
     semicolons = run(tmp_path, "import os; n = 0; for name in sorted(os.listdir('drafts')): n += 1; print(n, name)")
     assert semicolons.endswith("for name in sorted(os.listdir('drafts')):\n    n += 1; print(n, name)\n"
@@ -217,7 +229,8 @@ def test_nothing_but_the_workspace_and_the_small_tmp_can_be_written(tmp_path: Pa
             "    try:\n        open(folder + '/x', 'wb').write(b'0' * 70 * 1024**2)\n        print(folder, 'written')\n"
             "    except OSError as err:\n        print(folder, errno.errorcode[err.errno])")
     assert run(tmp_path, code).splitlines() == ["/ EROFS", "/etc EROFS", "/dev EROFS", "/usr EROFS", "/tmp ENOSPC",
-                                                "/dev/shm ENOSPC", ". written"]
+                                                "/dev/shm ENOSPC", ". written",
+                                                "[workspace files: created x]"]
 
 
 def test_marked_side_effecting_with_a_toolbox_limit_past_its_own(tmp_path: Path) -> None:

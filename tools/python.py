@@ -5,6 +5,7 @@ bubblewrap (tools/sandbox.py), with limits on its time, memory, CPU time, file s
 # annotations would be compiled again each time.
 
 import math
+import os
 import signal
 import tempfile
 from pathlib import Path
@@ -31,10 +32,52 @@ MEMORY_BYTES = 1024**3  # address space: an allocation past it raises MemoryErro
 FILE_BYTES = 256 * 1024**2  # the largest file the code may write
 MAX_CODE_BYTES = 100_000  # the code travels as one program argument, which Linux caps at 128 KiB
 _RUNNER = Path(__file__).with_name("_python_runner.py")
+SNAPSHOT_FILES = 5000  # workspaces with more files are not compared before and after a run
+MAX_NAMED = 10  # files named per kind of change
 
 
-def _describe(output: str, code: int | None, timeout: float) -> str:
-    """The observation: the output, then how the code ended unless it succeeded."""
+def snapshot(root: Path, limit: int = SNAPSHOT_FILES) -> dict[str, tuple[int, int]] | None:
+    """Each workspace file's size and time of change, by its path in the workspace (symlinks not followed); None
+    when the workspace holds more than `limit` files (too many to compare cheaply)."""
+    found: dict[str, tuple[int, int]] = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = Path(folder) / name
+            try:
+                info = path.lstat()
+            except OSError:
+                continue
+            found[path.relative_to(root).as_posix()] = (info.st_size, info.st_mtime_ns)
+            if len(found) > limit:
+                return None
+    return found
+
+
+def changes(before: dict[str, tuple[int, int]] | None, after: dict[str, tuple[int, int]] | None) -> str:
+    """What a run did to the workspace's files, as a line of the observation; empty when nothing or unknown."""
+    if before is None or after is None:
+        return ""
+    created, deleted = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
+    moved = []
+    for name in list(created):  # a rename keeps the file's size and time of change
+        source = next((old for old in deleted if before[old] == after[name]), None)
+        if source is not None:
+            moved.append(f"{source} to {name}")
+            created.remove(name)
+            deleted.remove(source)
+    changed = sorted(name for name in after.keys() & before.keys() if after[name] != before[name])
+    parts = [(label, names[:MAX_NAMED]) for label, names in (
+        ("created", created), ("changed", changed), ("moved", moved), ("deleted", deleted)) if names]
+    return "; ".join(f"{label} {', '.join(names)}" for label, names in parts)
+
+
+def _describe(output: str, code: int | None, timeout: float, changed: str = "") -> str:
+    """The observation: the output, then how the code ended unless it succeeded, then the files it changed."""
+    text = _ended(output, code, timeout)
+    return f"{text}\n[workspace files: {changed}]" if changed else text
+
+
+def _ended(output: str, code: int | None, timeout: float) -> str:
     text = output.rstrip("\n") or "(no output)"
     if code is None:
         return f"{text}\n[timed out after {timeout:g} s; the code and everything it started were stopped]"
@@ -83,8 +126,9 @@ def make_python_tool(
             command = bwrap_argv(root, env, program, extra)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
+        before = snapshot(root)
         output, status = run_command(command, root, timeout, max_output_chars, env=env)
-        return _describe(output, status, timeout)
+        return _describe(output, status, timeout, changes(before, snapshot(root)))
 
     where = ("sandboxed: of your files it sees only the workspace (its working directory, mounted at "
              f"{WORKSPACE_MOUNT}), and it has no network" if sandbox == "bwrap" else "unsandboxed, as the user")

@@ -16,6 +16,7 @@ from .request import RELATIVE_DAY, read_request
 from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+STRUCTURAL = frozenset({0.0, 1.0, 2.0})  # in a call's arguments: `row[1]`, `range(0, n)`, `round(x, 2)`, `x ** 2`
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
 _STATED = re.compile(r"(?<![A-Za-z0-9_.\-/])\d+(?:\.\d+)*(?![A-Za-z0-9_])(?!\.[A-Za-z])")  # in an answer
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
@@ -211,6 +212,7 @@ def founded(known: str, steps: Sequence[Step]) -> list[Step]:
         if step.action is None:
             continue
         taken = {float(number) for number in _NUMBER.findall(json.dumps(step.action.args).replace(",", ""))}
+        taken -= STRUCTURAL  # a program's index or step, not a figure
         if taken and not taken & seen:
             continue
         calls.append(step)

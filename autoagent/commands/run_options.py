@@ -49,11 +49,11 @@ _OPTIONS = [
     click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
                  help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
                       "with tools.]"),
-    click.option("--protocol", type=click.Choice(["json", "tools", "react"]), default="json",
+    click.option("--protocol", type=click.Choice(["json", "tools", "react", "code"]), default="json",
                  envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
                  help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
                       "function calling; finishes with final_answer), react (Thought / Action / Action Input "
-                      "text)."),
+                      "text), code (a Python program each step, run by the python tool: needs --allow-python)."),
     click.option("--mode", type=click.Choice(["loop", "plan"]), default="loop", envvar="AUTOAGENT_MODE",
                  show_envvar=True,
                  help="loop: think, act and observe each step; plan: plan the whole tool chain first, show it, "

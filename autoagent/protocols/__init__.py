@@ -1,18 +1,24 @@
-"""How the loop talks to the model: JSON Thought/Action (default), native tool calls, or text ReAct."""
+"""How the loop talks to the model: JSON Thought/Action (default), native tool calls, text ReAct, or Python code."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.tools import BaseTool
 
 from ..prompts import PromptTemplateBuilder
 from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn
+from .code import TOOL as CODE_TOOL
+from .code import CodeProtocol
 from .react import ReActProtocol
 from .thought_action import ThoughtActionProtocol
 from .tool_calling import ToolCallingProtocol
 
-__all__ = ["PROTOCOLS", "Protocol", "Turn", "make_protocol"]
+__all__ = ["PROTOCOLS", "Protocol", "Turn", "make_protocol", "tools_for"]
 
 PROTOCOLS: dict[str, type[Protocol]] = {
-    protocol.name: protocol for protocol in (ThoughtActionProtocol, ToolCallingProtocol, ReActProtocol)
+    protocol.name: protocol for protocol in (ThoughtActionProtocol, ToolCallingProtocol, ReActProtocol, CodeProtocol)
 }
 
 
@@ -25,3 +31,11 @@ def make_protocol(
     if name == "json":
         return ThoughtActionProtocol(prompts, toolbox, identity, compact=compact)
     return PROTOCOLS[name](prompts, toolbox, identity)
+
+
+def tools_for(name: str, tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """The tools a protocol's replies can call: every one, but under `code` only the python tool that runs each
+    program (the programs themselves read, write and work things out)."""
+    if name != CodeProtocol.name:
+        return list(tools)
+    return [tool for tool in tools if tool.name == CODE_TOOL]

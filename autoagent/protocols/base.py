@@ -93,20 +93,22 @@ class Protocol(ABC):
 class TextProtocol(Protocol):
     """One prompt rendered from main.templ; the protocols differ in format, step and memory templates."""
 
+    main_template: ClassVar[str] = "main"
     format_template: ClassVar[str]
     first_step_template: ClassVar[str]  # no result yet: only a tool can help
     step_template: ClassVar[str]
     rethink_template: ClassVar[str]
     memory_template: ClassVar[str]
+    pending_template: ClassVar[str] = "pending_mentions"  # while the task gives what no step has used
 
     def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
         super().__init__(prompts, toolbox, identity)
         self._main = prompts.build(
-            "main", **identity, tools=toolbox.describe(), format_instruction=self.format_instruction()
+            self.main_template, **identity, tools=toolbox.describe(), format_instruction=self.format_instruction()
         )
         unfilled = set(self._main.input_variables) - STEP_VARIABLES
         if unfilled:
-            raise PromptTemplateError(f"main.templ: nothing fills {', '.join(sorted(unfilled))}")
+            raise PromptTemplateError(f"{self.main_template}.templ: nothing fills {', '.join(sorted(unfilled))}")
         # Kept byte for byte, final newline included: the small local model was measured on exactly this text.
         self._first_step = prompts.render(self.first_step_template)
         self._step = prompts.render(self.step_template)
@@ -120,25 +122,29 @@ class TextProtocol(Protocol):
         """The main prompt, static part first, as one human message."""
         prompt = format_prompt(
             self._main,
-            "main",
+            self.main_template,
             task_description=turn.task,
             long_term_memory=turn.long_term_memory,
-            short_term_memory=turn.memory.render(self.prompts, self.memory_template),
+            short_term_memory=self.memory_text(turn),
             step_instruction=self._instruction(turn),
         )
         return [HumanMessage(prompt)]
+
+    def memory_text(self, turn: Turn) -> str:
+        """The steps so far as prompt text."""
+        return turn.memory.render(self.prompts, self.memory_template)
 
     def _instruction(self, turn: Turn) -> str:
         if turn.rethink:
             return self._rethink
         if not len(turn.memory):
             return self._first_step
-        return pending_note(self.prompts, turn) or self._step
+        return pending_note(self.prompts, turn, self.pending_template) or self._step
 
 
-def pending_note(prompts: PromptTemplateBuilder, turn: Turn) -> str:
+def pending_note(prompts: PromptTemplateBuilder, turn: Turn, template: str = "pending_mentions") -> str:
     """The step instruction while the task gives something no step has used yet (no invitation to finish: a small
     model copies it); empty when nothing is pending."""
     if not turn.pending:
         return ""
-    return prompts.render("pending_mentions", items=", ".join(turn.pending)).strip()
+    return prompts.render(template, items=", ".join(turn.pending)).strip()

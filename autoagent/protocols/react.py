@@ -32,6 +32,7 @@ class ReActProtocol(TextProtocol):
     rethink_template = "react_force_rethink"
     memory_template = "react_step"
     parse_error_template = "react_parse_error"
+    pending_template = "react_pending_mentions"
 
     def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:
         """The model, stopped before it writes an observation of its own."""
