@@ -35,6 +35,7 @@ from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
 from .subagents.tool import AgentTool, check_nesting
 from .tool_use.approval import is_read_only
+from .tool_use.effects import Effects
 from .tool_use.toolbox import ToolResult
 
 __all__ = ["AgentOptions", "AutoGPT"]
@@ -278,7 +279,9 @@ def _acted(number: int, reply: str, decision: ThoughtAndAction, ran: ToolResult,
     """The step of a tool that ran; a sub-agent's run is kept in it, and counts as a success only if it finished."""
     sub_run = ran.artifact if isinstance(ran.artifact, SubRun) else None
     success = ran.success and (sub_run is None or sub_run.run.finished)
-    step = Step(number, StepKind.ACTION, reply, decision, ran.content, success, check=check, sub_run=sub_run)
+    changed = ran.artifact.changed if isinstance(ran.artifact, Effects) else None
+    step = Step(number, StepKind.ACTION, reply, decision, ran.content, success, check=check, sub_run=sub_run,
+                changed=changed)
     return StepOutcome(step, waited=ran.waited)
 
 

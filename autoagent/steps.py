@@ -65,6 +65,7 @@ class Step:
     check: str = ""  # the check whose verdict made this step what it is (sent back, a tool it ran, a new answer)
     in_reply_of: int = 0  # the earlier step whose reply made this call too (native tool calling); 0: its own
     sub_run: SubRun | None = None  # the run of the sub-agent this step called (autoagent/subagents/)
+    changed: tuple[str, ...] | None = None  # workspace files the call changed, where its tool says (Effects)
 
     @property
     def action(self) -> Action | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from autoagent import AutoGPT
 from autoagent.errors import ConfigurationError
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import make_python_tool
+from autoagent.transcripts.writer import step_from_record, step_record
 
 from .scripted import ScriptedChatModel
 
@@ -91,3 +93,38 @@ def test_without_the_python_tool_the_protocol_says_what_it_needs() -> None:
     llm = ScriptedChatModel(replies=[])
     with pytest.raises(ConfigurationError, match="--protocol code runs Python programs: it needs the python tool"):
         AutoGPT(llm=llm, tools=[], protocol="code")  # type: ignore[arg-type]
+
+
+def test_a_program_that_exits_non_zero_is_a_failed_step(tmp_path: Path) -> None:
+    agent, _ = agent_with(tmp_path, "```python\nimport sys\nprint('half')\nsys.exit(2)\n```", "Final Answer: done")
+    step = agent.execute("Do it.").steps[0]
+    assert not step.success and step.observation == "half\n[exit code 2]" and step.changed == ()
+
+
+def test_the_step_keeps_the_files_its_program_changed(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a", encoding="utf-8")
+    agent, _ = agent_with(tmp_path, "```python\nopen('a.txt', 'a').write('b')\nopen('c.txt', 'w').close()\n```",
+                          "Final Answer: done")
+    step = agent.execute("Do it.").steps[0]
+    assert step.success and step.changed == ("a.txt", "c.txt")
+
+
+def test_with_the_coach_a_program_that_changed_no_file_does_not_make_the_change_asked_for(tmp_path: Path) -> None:
+    (tmp_path / "story.txt").write_text("old\n", encoding="utf-8")
+    read_only = "```python\nprint(open('story.txt').read())\n```"
+    agent, _ = agent_with(tmp_path, read_only, "Final Answer: story.txt now ends with a new line.",
+                          "```python\nopen('story.txt', 'a').write('new\\n')\n```", "Final Answer: Done.",
+                          coach="on")
+    run = agent.execute("Append the line 'new' to story.txt.")
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
+                                                 StepKind.FINISH]
+    assert "no step has made one yet" in run.steps[1].observation
+    assert run.finished and (tmp_path / "story.txt").read_text(encoding="utf-8") == "old\nnew\n"
+
+
+def test_a_transcript_keeps_the_files_a_step_changed(tmp_path: Path) -> None:
+    agent, _ = agent_with(tmp_path, "```python\nopen('c.txt', 'w').close()\n```", "Final Answer: done")
+    run = agent.execute("Do it.")
+    again = [step_from_record(json.loads(json.dumps(step_record(step)))) for step in run.steps]
+    assert again[0].changed == ("c.txt",) and again[1].changed is None
+    assert [step_record(step) for step in again] == [step_record(step) for step in run.steps]

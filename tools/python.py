@@ -12,6 +12,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
+from ..tool_use.effects import Effects
 from .sandbox import (
     SANDBOXES,
     WORKSPACE_MOUNT,
@@ -53,10 +54,12 @@ def snapshot(root: Path, limit: int = SNAPSHOT_FILES) -> dict[str, tuple[int, in
     return found
 
 
-def changes(before: dict[str, tuple[int, int]] | None, after: dict[str, tuple[int, int]] | None) -> str:
-    """What a run did to the workspace's files, as a line of the observation; empty when nothing or unknown."""
+def changes(before: dict[str, tuple[int, int]] | None,
+            after: dict[str, tuple[int, int]] | None) -> tuple[str, tuple[str, ...]] | None:
+    """What a run did to the workspace's files: a line for the observation (empty when nothing) and the files it
+    created, changed or deleted (a move: both names); None when too many files to tell."""
     if before is None or after is None:
-        return ""
+        return None
     created, deleted = sorted(after.keys() - before.keys()), sorted(before.keys() - after.keys())
     moved = []
     for name in list(created):  # a rename keeps the file's size and time of change
@@ -68,7 +71,8 @@ def changes(before: dict[str, tuple[int, int]] | None, after: dict[str, tuple[in
     changed = sorted(name for name in after.keys() & before.keys() if after[name] != before[name])
     parts = [(label, names[:MAX_NAMED]) for label, names in (
         ("created", created), ("changed", changed), ("moved", moved), ("deleted", deleted)) if names]
-    return "; ".join(f"{label} {', '.join(names)}" for label, names in parts)
+    touched = (after.keys() ^ before.keys()) | set(changed)
+    return "; ".join(f"{label} {', '.join(names)}" for label, names in parts), tuple(sorted(touched))
 
 
 def _describe(output: str, code: int | None, timeout: float, changed: str = "") -> str:
@@ -106,8 +110,8 @@ def make_python_tool(
     space, runner = Workspace(workspace), _RUNNER.read_text(encoding="utf-8")
     limits = [str(memory_bytes), str(math.ceil(timeout)), str(FILE_BYTES)]
 
-    @tool(parse_docstring=True)
-    def python(code: str) -> str:
+    @tool(parse_docstring=True, response_format="content_and_artifact")
+    def python(code: str) -> tuple[str, Effects]:
         """Run Python code in a fresh interpreter in the workspace; return what it printed and its last value.
 
         Args:
@@ -128,7 +132,9 @@ def make_python_tool(
             env, command = clean_environment(tempfile.gettempdir()), program
         before = snapshot(root)
         output, status = run_command(command, root, timeout, max_output_chars, env=env)
-        return _describe(output, status, timeout, changes(before, snapshot(root)))
+        changed = changes(before, snapshot(root))
+        text = _describe(output, status, timeout, changed[0] if changed else "")
+        return text, Effects(failed=status != 0, changed=changed[1] if changed else None)
 
     where = ("sandboxed: of your files it sees only the workspace (its working directory, mounted at "
              f"{WORKSPACE_MOUNT}), and it has no network" if sandbox == "bwrap" else "unsandboxed, as the user")

@@ -149,7 +149,7 @@ def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str]
         return None
     tool = changer(verb, writers)
     if any(step.success and step.action is not None and step.action.name in ((tool,) if tool else writers)
-           for step in ran(steps)):
+           and step.changed != () for step in ran(steps)):  # a program that changed no file made no change
         return None
     ends = StopReason.UNVERIFIED if "no_change" in raised else None
     return Objection("no_change", {"tools": tool or ", ".join(writers), "tool": tool,

@@ -19,6 +19,7 @@ from ..reply import FINISH, Action, describe_validation_error
 from ..transcripts.redact import encodable
 from .approval import Approver, is_read_only
 from .direct import direct_run
+from .effects import Effects
 from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -196,7 +197,9 @@ class Toolbox:
         text = output if isinstance(output, str) else getattr(output, "content", output)
         text = encodable(str(text))  # e.g. undecodable file names
         artifact = getattr(output, "artifact", None)  # a ToolMessage's, for a tool that gives one
-        return ToolResult(truncate(text, self.max_observation_chars, self.prompts), artifact=artifact)
+        failed = isinstance(artifact, Effects) and artifact.failed  # e.g. a program that exited non-zero
+        return ToolResult(truncate(text, self.max_observation_chars, self.prompts), success=not failed,
+                          artifact=artifact)
 
     def _by_folded_name(self, name: str) -> BaseTool | None:
         """A tool whose name matches in another letter case (models often capitalise)."""
