@@ -205,6 +205,16 @@ def test_protocol_flag_selects_react(backend: FakeBackend, monkeypatch: pytest.M
     assert result.exit_code == 0 and result.stdout == "42\n"
 
 
+def test_protocol_flag_selects_code_which_needs_the_python_tool(backend: FakeBackend, tmp_path: Path) -> None:
+    refused = invoke(["--quiet", "--protocol", "code", "6*7?"], [], backend)
+    assert refused.exit_code == exit_codes.ERROR and "Error: --protocol code runs Python programs: it needs the " \
+        "python tool (--allow-python" in refused.stderr and "Traceback" not in refused.stderr
+    replies = ["Thought: compute\n```python\nprint(6*7)\n```", "Final Answer: 42"]
+    result = invoke(["--quiet", "--protocol", "code", "--allow-python", "--python-sandbox", "none", "--yes",
+                     "--workspace", str(tmp_path), "6*7?"], replies, backend)
+    assert result.exit_code == 0 and result.stdout == "42\n"
+
+
 def test_mode_plan_shows_the_plan_and_pipes_the_tools(backend: FakeBackend) -> None:
     result = invoke(["--mode", "plan", "2*21"], ['["calculator"]', '{"expression": "2*21"}'], backend)
     assert result.exit_code == 0 and result.stdout == "42\n"
