@@ -19,6 +19,7 @@ SUMMARY = ("Here is a finished run of an agent", "下面是智能体完成的一
 FINAL_ANSWER = ("Write the final answer to the task", "为用户写出任务的最终答案")
 PLAN = ("Plan which tools to run", "请规划按顺序调用哪些工具")
 PLAN_ARGS = ("Reply with the tool's arguments as one JSON object", "只用一个 JSON 对象回复")
+CODE = ("a short program for the next part of the task", "完成任务下一部分的简短程序")  # --protocol code's format
 
 
 def _asks(prompt: str, words: tuple[str, ...]) -> bool:
@@ -56,6 +57,10 @@ def answer(body: dict[str, Any]) -> Text | ToolCalls:
         if done:
             return ToolCalls(("final_answer", {"answer": ANSWER}))
         return ToolCalls(("calculator", {"expression": EXPRESSION}))
+    if _asks(prompt, CODE):
+        if done:
+            return Text(f"Thought: I have the result.\nFinal Answer: {ANSWER}")
+        return Text(f"Thought: I work it out with a program.\n```python\nprint({EXPRESSION})\n```")
     if "Action Input:" in prompt:  # the react protocol's format
         if done:
             return Text(f"Thought: I have the result.\nFinal Answer: {ANSWER}")
