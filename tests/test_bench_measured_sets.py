@@ -1,7 +1,6 @@
-"""The measured-only sets bench/tasks_fresh3.py, bench/tasks_fresh4.py, bench/tasks_fresh5.py, bench/tasks_fresh6.py
-and bench/tasks_fresh7.py hold checks that cannot pass by accident: none passes an empty answer or the task's own text
-as the answer in the untouched workspace. Offline and fast; a failure names tasks by their place in the set only,
-never by their text or name (the sets are measured unseen).
+"""The measured-only sets bench/tasks_fresh3.py to bench/tasks_fresh14.py hold checks that cannot pass by accident:
+none passes an empty answer or the task's own text as the answer in the untouched workspace. Offline and fast; a
+failure names tasks by their place in the set only, never by their text or name (the sets are measured unseen).
 """
 
 from __future__ import annotations
@@ -25,9 +24,10 @@ def _bench(module: str) -> Any:
         sys.path.remove(str(ROOT / "bench"))
 
 
-@pytest.fixture(params=[("tasks_fresh3", "FRESH_3"), ("tasks_fresh4", "FRESH_4"), ("tasks_fresh5", "FRESH_5"),
-                        ("tasks_fresh6", "FRESH_6"), ("tasks_fresh7", "FRESH_7")],
-                ids=["fresh3", "fresh4", "fresh5", "fresh6", "fresh7"])
+SETS = range(3, 15)  # fresh3 to fresh14
+
+
+@pytest.fixture(params=[(f"tasks_fresh{n}", f"FRESH_{n}") for n in SETS], ids=[f"fresh{n}" for n in SETS])
 def measured_set(request: pytest.FixtureRequest) -> list[Any]:
     module, name = request.param
     return list(getattr(_bench(module), name))
