@@ -9,22 +9,20 @@ AVX2 build, 2 busy cores): coach on 4 right, 0 finished wrong; coach off 2 right
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from autoagent import AutoGPT
 from autoagent.llm.local import ChatLocalLlama
-from autoagent.steps import RunResult
 from autoagent.tools import default_tools
+
+from .model_rates import Case, rates
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 WEEKDAY = dt.date(2031, 3, 14).strftime("%A")
 
-# (task, files, whether the outcome is right: given the run and the workspace)
-Case = tuple[str, dict[str, str], Callable[[RunResult, Path], bool]]
 CASES: list[Case] = [
     ("What is 48 * 25?", {}, lambda run, _: "1200" in run.answer.replace(",", "")),
     ("What is the price in price.txt plus 15?", {"price.txt": "27\n"},
@@ -39,21 +37,11 @@ def _rates(coach: str, weights: Path, tmp_path: Path) -> tuple[int, int]:
     """How many runs were right, and how many said finished but were wrong."""
     llm = ChatLocalLlama(model_path=str(weights))
     llm.llama().reset()
-    right = false = 0
-    for index, (task, files, check) in enumerate(CASES):
-        space = tmp_path / f"space{index}"
-        space.mkdir()
-        for name, text in files.items():
-            (space / name).write_text(text, encoding="utf-8")
-        agent = AutoGPT(llm=llm, tools=default_tools(space), compact_thoughts=True, max_thought_steps=6,
-                        coach=coach)
-        run = agent.execute(task)
-        good = check(run, space)
-        print(f"\n[measure] {weights.name}, coach {coach}: {task!r}: {run.stop_reason.value}, right={good}, "
-              f"{run.answer[:60]!r}")
-        right += good
-        false += run.finished and not good
-    return right, false
+
+    def agent(space: Path) -> AutoGPT:
+        return AutoGPT(llm=llm, tools=default_tools(space), compact_thoughts=True, max_thought_steps=6, coach=coach)
+
+    return rates(CASES, tmp_path, agent, f"{weights.name}, coach {coach}")
 
 
 @pytest.fixture(params=["local_weights", "chat_weights"], ids=["0.5b", "default"])

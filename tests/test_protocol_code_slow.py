@@ -8,22 +8,20 @@ auto so on): 2 right (the total finished, the edit unverified), the days stopped
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from autoagent import AutoGPT
 from autoagent.llm.local import ChatLocalLlama
-from autoagent.steps import RunResult
 from autoagent.tools import make_python_tool
 from autoagent.tools.sandbox import bwrap_problem
+
+from .model_rates import Case, rates
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800),
               pytest.mark.skipif(bwrap_problem() is not None, reason="the python tool's sandbox cannot run here")]
 
-# (task, files, whether the outcome is right: given the run and the workspace)
-Case = tuple[str, dict[str, str], Callable[[RunResult, Path], bool]]
 CASES: list[Case] = [
     ("What is the total of the second column of stock.csv?", {"stock.csv": "bolts,120\nnuts,45\nwashers,310\n"},
      lambda run, _: "475" in run.answer.replace(",", "")),
@@ -37,17 +35,9 @@ CASES: list[Case] = [
 def test_most_runs_are_right_and_few_claim_a_wrong_success(chat_weights: Path, tmp_path: Path) -> None:
     llm = ChatLocalLlama(model_path=str(chat_weights))
     llm.llama().reset()
-    right = false = 0
-    for index, (task, files, check) in enumerate(CASES):
-        space = tmp_path / f"space{index}"
-        space.mkdir()
-        for name, text in files.items():
-            (space / name).write_text(text, encoding="utf-8")
-        agent = AutoGPT(llm=llm, tools=[make_python_tool(space)], protocol="code", max_thought_steps=6)
-        run = agent.execute(task)
-        good = check(run, space)
-        print(f"\n[measure] {chat_weights.name}, --protocol code: {task!r}: {run.stop_reason.value}, right={good}, "
-              f"{run.answer[:60]!r}")
-        right += good
-        false += run.finished and not good
+
+    def agent(space: Path) -> AutoGPT:
+        return AutoGPT(llm=llm, tools=[make_python_tool(space)], protocol="code", max_thought_steps=6)
+
+    right, false = rates(CASES, tmp_path, agent, f"{chat_weights.name}, --protocol code")
     assert right >= 1 and false <= 1
