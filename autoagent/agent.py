@@ -26,7 +26,7 @@ from .loop.budget import Budget, BudgetGuard, Spending, price_of
 from .loop.context import fit_turn, prompt_limit
 from .loop.finish import FinishReview, write_answer
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
-from .loop.loop_guard import LoopGuard, insists
+from .loop.loop_guard import LoopGuard, failed, insists, last_failed
 from .loop.metering import Meter
 from .memory.short_term import ShortTermMemory
 from .protocols import Turn, make_protocol, tools_for
@@ -137,7 +137,8 @@ class AutoGPT(RunLifecycle):
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started, tokens = time.monotonic(), (0, 0)
-            turn = Turn(task, long_term, memory, rethink, coach.pending(task, result.steps) if coach else ())
+            turn = Turn(task, long_term, memory, rethink, coach.pending(task, result.steps) if coach else (),
+                        failed=last_failed(result.steps))
             read: ThoughtAndAction | Step
             if queued:  # the next call of a reply that made several: no model call
                 reply, read, carrier = result.steps[-1].reply, queued.pop(0), _carrier(result.steps)
@@ -224,7 +225,8 @@ class AutoGPT(RunLifecycle):
             return review.review(number, reply, as_finish(decision), turn.task, result, events, callbacks)
         if loop is not None:
             note = self.prompts.render(
-                "repeated_action", number=str(loop.earlier.number), observation=loop.earlier.observation
+                "repeated_failure" if failed(loop.earlier) else "repeated_action", number=str(loop.earlier.number),
+                observation=loop.earlier.observation,
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)

@@ -149,6 +149,19 @@ def test_repeat_forces_one_rethink_then_a_result_insisted_on_is_the_answer() -> 
     assert run.answer == "9"
 
 
+def test_a_repeat_of_a_call_that_failed_asks_for_a_fix_not_a_finish() -> None:
+    same = act("explode", reason="x")
+    agent, llm = make_agent(same, same, act("multiply", a=3, b=3), act("FINISH"), "9")
+
+    run = agent.execute("square 3")
+
+    assert run.steps[1].kind is StepKind.REPEATED and run.answer == "9"
+    assert run.steps[1].observation.startswith("Not run again: step 1 already did this, and it failed: ")
+    assert "repeated one that failed, and it would fail the same way again" in llm.prompts[2]
+    assert "the task may be done" not in llm.prompts[2]
+    assert "repeated one that failed" not in llm.prompts[1]  # a failed call is shown as it is the first time
+
+
 def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
     same = act("explode", reason="x")
     agent, _ = make_agent(same, same, same, "nothing")

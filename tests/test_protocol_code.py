@@ -78,6 +78,19 @@ def test_a_failing_program_shows_its_error_and_the_run_goes_on(tmp_path: Path) -
     assert "FileNotFoundError" in llm.prompts[1]
 
 
+def test_after_a_failing_program_the_model_is_asked_to_correct_it_and_a_repeat_is_told_it_fails(
+        tmp_path: Path) -> None:
+    broken = "Thought: I read it.\n```python\nprint(int('x'))\n```"
+    agent, llm = agent_with(tmp_path, broken, broken, PROGRAM, "Final Answer: 19")
+    run = agent.execute("Add 3, 5 and 11.")
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.ACTION,
+                                                 StepKind.FINISH]
+    assert "Your last program failed: the end of its output above says why." in llm.prompts[1]
+    assert "already did this, and it failed: Traceback" in llm.prompts[2]
+    assert "Your last program is one that already failed" in llm.prompts[2]
+    assert "Your last program failed" not in llm.prompts[3] and run.answer == "19"
+
+
 def test_unreadable_replies_use_up_the_steps(tmp_path: Path) -> None:
     agent, _ = agent_with(tmp_path, "hmm", "hmm", max_thought_steps=2)
     assert agent.execute("x").stop_reason is StopReason.MAX_STEPS

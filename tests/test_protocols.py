@@ -119,6 +119,15 @@ def test_repeated_tool_call_forces_a_rethink_then_is_taken_as_the_finish() -> No
     assert run.answer == "4"  # the finish prompt writes the answer
 
 
+def test_a_repeated_tool_call_that_failed_is_told_to_avoid_its_error() -> None:
+    same = [call("calculator", f"c{i}", expression="2+") for i in range(2)]
+    agent, llm = agent_with("tools", *same, call("calculator", "c3", expression="2+2"),
+                            call("final_answer", "c4", answer="4"))
+    run = agent.execute("2+2")
+    assert run.finished and run.answer == "4"
+    assert "repeated one that failed" in llm.calls[2][-1].text and "it failed: " in run.steps[1].observation
+
+
 def test_step_limit_applies_to_tool_calling() -> None:
     replies = [call("calculator", f"c{i}", expression=f"{i}+1") for i in range(2)]
     agent, _ = agent_with("tools", *replies, "best effort", max_thought_steps=2)

@@ -185,6 +185,17 @@ def worked_out(given: Sequence[str], values: Collection[float]) -> set[str]:
     return found
 
 
+def rounded(item: str, values: Collection[float]) -> bool:
+    """Whether `item`, a number written with decimals, is one of `values` rounded to as many decimals ("406.62"
+    for 406.6176…): the answer states a result, not a number of its own. A whole number is never taken as one
+    rounded: "5" for 5.4 would ground too much."""
+    places = len(item.partition(".")[2])
+    if not places:
+        return False
+    stated, half = float(item), 0.5 * 10.0 ** -places
+    return any(abs(value - stated) <= half * (1 + 1e-9) for value in values)
+
+
 def _same(a: float, b: float) -> bool:
     """Two values equal up to rounding."""
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
@@ -220,11 +231,21 @@ def founded(known: str, steps: Sequence[Step]) -> list[Step]:
     return calls
 
 
+def readers(known: str, steps: Sequence[Step], calls: Sequence[Step]) -> list[Step]:
+    """The calls that ran, not founded, whose arguments name a file `known` names: a program that reads the
+    task's file holds indexes and constants of its own (`row[3]`), yet what it prints comes from the file. Only
+    their results ground an answer, never their arguments (a file written with a figure from the model's head)."""
+    files = set(_FILE_NAME.findall(known))
+    return [step for step in ran(steps) if step.success and step not in calls and step.action is not None
+            and any(name in json.dumps(step.action.args, ensure_ascii=False) for name in files)]
+
+
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
     """The numbers and days (in any form: see written_dates) `answer` states that appear nowhere in `known`, the
-    results of the founded calls (see `founded`) or their arguments."""
+    results of the founded calls (see `founded`) or their arguments, or the results of the calls that read the
+    task's files (see `readers`); a number with decimals may round a result."""
     calls = founded(known, steps)
-    evidence = " ".join([known, *(step.observation for step in calls),
+    evidence = " ".join([known, *(step.observation for step in [*calls, *readers(known, steps, calls)]),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
     runs = _DOTTED.findall(evidence.replace(",", ""))
     values = {float(run) for run in runs if run.count(".") <= 1}
@@ -233,6 +254,6 @@ def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[s
     dates = unshown_dates(answer, evidence)  # "7 December 2026" or "2026-12-07" for 2026-12-06
 
     def shown(item: str) -> bool:
-        return item in dotted if item.count(".") > 1 else float(item) in values
+        return item in dotted if item.count(".") > 1 else float(item) in values or rounded(item, values)
 
     return [item for item in stated if not shown(item)] + list(dict.fromkeys(dates))

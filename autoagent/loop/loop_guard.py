@@ -61,3 +61,22 @@ def insists(action: Action, earlier: Step, steps: Sequence[Step]) -> bool:
     return earlier.kind is StepKind.ACTION and earlier.success and last is not None \
         and last.kind is StepKind.REPEATED and last.action is not None \
         and last.action.signature() == action.signature() == earlier.action.signature()  # type: ignore[union-attr]
+
+
+def last_failed(steps: Sequence[Step]) -> bool:
+    """Whether the last step's call failed: it ran and failed, or it was a repeat, not run again, of a call whose
+    latest run failed (the model is told to fix the call, not that the task may be done)."""
+    last = steps[-1] if steps else None
+    if last is None or last.action is None:
+        return False
+    if last.kind is not StepKind.REPEATED:
+        return failed(last)
+    signature = last.action.signature()
+    earlier = next((step for step in reversed(steps[:-1]) if step.kind is StepKind.ACTION
+                    and step.action is not None and step.action.signature() == signature), None)
+    return earlier is not None and failed(earlier)
+
+
+def failed(step: Step) -> bool:
+    """Whether `step` ran a call, and the call failed."""
+    return step.kind is StepKind.ACTION and not step.success

@@ -29,6 +29,7 @@ class Turn:
     memory: ShortTermMemory
     rethink: bool = False
     pending: tuple[str, ...] = ()  # numbers and file names the task gives that no successful step has used yet
+    failed: bool = False  # the last step's call failed: it ran and failed, or it repeated one that failed
 
 
 class Protocol(ABC):
@@ -98,6 +99,8 @@ class TextProtocol(Protocol):
     first_step_template: ClassVar[str]  # no result yet: only a tool can help
     step_template: ClassVar[str]
     rethink_template: ClassVar[str]
+    failed_rethink_template: ClassVar[str]  # the repeat was of a call that failed: fix it, do not finish
+    failed_step_template: ClassVar[str] = ""  # after a call that failed; empty: the step template
     memory_template: ClassVar[str]
     pending_template: ClassVar[str] = "pending_mentions"  # while the task gives what no step has used
 
@@ -113,6 +116,8 @@ class TextProtocol(Protocol):
         self._first_step = prompts.render(self.first_step_template)
         self._step = prompts.render(self.step_template)
         self._rethink = prompts.render(self.rethink_template)
+        self._failed_rethink = prompts.render(self.failed_rethink_template)
+        self._failed_step = prompts.render(self.failed_step_template) if self.failed_step_template else ""
 
     def format_instruction(self) -> str:
         """How the model must write its reply."""
@@ -136,10 +141,11 @@ class TextProtocol(Protocol):
 
     def _instruction(self, turn: Turn) -> str:
         if turn.rethink:
-            return self._rethink
+            return self._failed_rethink if turn.failed else self._rethink
         if not len(turn.memory):
             return self._first_step
-        return pending_note(self.prompts, turn, self.pending_template) or self._step
+        return pending_note(self.prompts, turn, self.pending_template) or \
+            (self._failed_step if turn.failed and self._failed_step else self._step)
 
 
 def pending_note(prompts: PromptTemplateBuilder, turn: Turn, template: str = "pending_mentions") -> str:

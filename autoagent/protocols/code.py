@@ -36,6 +36,8 @@ class CodeProtocol(TextProtocol):
     first_step_template = "code_first_step_instruction"
     step_template = "code_step_instruction"
     rethink_template = "code_force_rethink"
+    failed_rethink_template = "code_force_rethink_failed"
+    failed_step_template = "code_failed_step_instruction"
     memory_template = "code_step"  # a program that ran; code_answer_step: an answer; code_reply_step: unreadable
     parse_error_template = "code_parse_error"
     pending_template = "code_pending_mentions"

@@ -30,6 +30,7 @@ class ReActProtocol(TextProtocol):
     first_step_template = "react_first_step_instruction"
     step_template = "react_step_instruction"
     rethink_template = "react_force_rethink"
+    failed_rethink_template = "react_force_rethink_failed"
     memory_template = "react_step"
     parse_error_template = "react_parse_error"
     pending_template = "react_pending_mentions"

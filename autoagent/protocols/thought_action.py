@@ -24,6 +24,7 @@ class ThoughtActionProtocol(TextProtocol):
     first_step_template = "first_step_instruction"
     step_template = "step_instruction"
     rethink_template = "force_rethink"
+    failed_rethink_template = "force_rethink_failed"
     memory_template = "memory_step"
 
     def __init__(

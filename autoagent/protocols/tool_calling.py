@@ -56,6 +56,7 @@ class ToolCallingProtocol(Protocol):
         super().__init__(prompts, toolbox, identity)
         self._system = prompts.render("tools_system", **identity).strip()
         self._rethink = prompts.render("tools_force_rethink").strip()
+        self._failed_rethink = prompts.render("tools_force_rethink_failed").strip()
         finish = convert_to_openai_tool(final_answer_tool(prompts))
         self._schemas = [*(optional_arguments(tool) for tool in toolbox.tools.values()), finish]
 
@@ -103,7 +104,7 @@ class ToolCallingProtocol(Protocol):
             group = [step] + [later for later in shown[index + 1:] if later.in_reply_of == step.number]
             messages += self._exchange(group)
         if turn.rethink:
-            messages.append(HumanMessage(self._rethink))
+            messages.append(HumanMessage(self._failed_rethink if turn.failed else self._rethink))
         elif turn.pending:
             messages.append(HumanMessage(pending_note(self.prompts, turn).strip()))
         return messages
