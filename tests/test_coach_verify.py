@@ -316,21 +316,6 @@ def test_an_answer_that_rounds_a_result_to_its_own_decimals_is_grounded() -> Non
     assert rounded("2.5", {2.45}) and rounded("2.5", {2.549}) and not rounded("2.5", {2.56}) and not rounded("3", {3.2})
 
 
-def test_a_program_reading_the_tasks_file_grounds_what_it_prints_but_not_its_own_figures() -> None:
-    from autoagent.coach.verify import founded, readers, ungrounded_numbers
-
-    task = "Which student in scores.csv has the highest total, and what is it?"
-    program = call(1, "python", "Zhang 266", code="rows = open('scores.csv').read().split()[1:]\nprint(row[3])")
-    assert founded(task, [program]) == [] and readers(task, [program], []) == [program]
-    assert ungrounded_numbers("Zhang, with 266.", task, [program]) == []
-    written = call(1, "write_file", "Wrote 5 characters to scores.csv.", path="scores.csv", content="312.5")
-    assert ungrounded_numbers("The total is 312.5.", task, [written]) == ["312.5"]  # its own figure, written down
-    failed = call(1, "python", "line 3 ... [exit code 1]", success=False, code="open('scores.csv')[3]")
-    assert readers(task, [failed], []) == []
-    elsewhere = call(1, "python", "266", code="print(open('other.csv').read()[3])")
-    assert ungrounded_numbers("It is 266.", task, [elsewhere]) == ["266"]  # a file the task does not name
-
-
 def test_a_second_answer_no_tool_result_supports_ends_the_run_unverified(tmp_path: Path) -> None:
     (tmp_path / "numbers.txt").write_text("12\n30\n58\n")
     agent, _ = agent_with(act("read_file", path="numbers.txt"), act("FINISH"), "The sum is 110.",

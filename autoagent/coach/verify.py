@@ -231,21 +231,12 @@ def founded(known: str, steps: Sequence[Step]) -> list[Step]:
     return calls
 
 
-def readers(known: str, steps: Sequence[Step], calls: Sequence[Step]) -> list[Step]:
-    """The calls that ran, not founded, whose arguments name a file `known` names: a program that reads the
-    task's file holds indexes and constants of its own (`row[3]`), yet what it prints comes from the file. Only
-    their results ground an answer, never their arguments (a file written with a figure from the model's head)."""
-    files = set(_FILE_NAME.findall(known))
-    return [step for step in ran(steps) if step.success and step not in calls and step.action is not None
-            and any(name in json.dumps(step.action.args, ensure_ascii=False) for name in files)]
-
-
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
     """The numbers and days (in any form: see written_dates) `answer` states that appear nowhere in `known`, the
-    results of the founded calls (see `founded`) or their arguments, or the results of the calls that read the
-    task's files (see `readers`); a number with decimals may round a result."""
+    results of the founded calls (see `founded`) or their arguments; a number with decimals may round one of
+    them."""
     calls = founded(known, steps)
-    evidence = " ".join([known, *(step.observation for step in [*calls, *readers(known, steps, calls)]),
+    evidence = " ".join([known, *(step.observation for step in calls),
                          *(json.dumps(step.action.args, ensure_ascii=False) for step in calls if step.action)])
     runs = _DOTTED.findall(evidence.replace(",", ""))
     values = {float(run) for run in runs if run.count(".") <= 1}
