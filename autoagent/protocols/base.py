@@ -117,7 +117,7 @@ class TextProtocol(Protocol):
         self._step = prompts.render(self.step_template)
         self._rethink = prompts.render(self.rethink_template)
         self._failed_rethink = prompts.render(self.failed_rethink_template)
-        self._failed_step = prompts.render(self.failed_step_template) if self.failed_step_template else ""
+        self._failed_step = prompts.render(self.failed_step_template or self.step_template)
 
     def format_instruction(self) -> str:
         """How the model must write its reply."""
@@ -145,7 +145,7 @@ class TextProtocol(Protocol):
         if not len(turn.memory):
             return self._first_step
         return pending_note(self.prompts, turn, self.pending_template) or \
-            (self._failed_step if turn.failed and self._failed_step else self._step)
+            (self._failed_step if turn.failed else self._step)
 
 
 def pending_note(prompts: PromptTemplateBuilder, turn: Turn, template: str = "pending_mentions") -> str:
