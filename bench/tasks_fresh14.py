@@ -26,6 +26,7 @@ from pathlib import Path
 from tasks import Check, Task, both, deleted, moved, says_number, says_text
 from tasks_fresh import _lines, _read, file_json, says_about, says_any, says_count, says_day
 from tasks_fresh4 import either, file_is_exactly, says_day_of_month, says_regex
+from tasks_fresh8 import words_between
 from tasks_fresh9 import csv_rows_in_order
 from tasks_fresh13 import names_weekday, poem_lines
 
@@ -64,17 +65,13 @@ def checklist(path: str, words: tuple[str, ...], at_least: int) -> Check:
 def away_note(path: str, fewest: int, most: int, email: str, day: dt.date) -> Check:
     """`path` holds from `fewest` to `most` words, gives the address `email` and names the date `day` (its year
     written or not)."""
-    names_day = says_day_of_month(day)
+    words, names_day = words_between(path, fewest, most, re.escape(email)), says_day_of_month(day)
 
     def check(answer: str, workspace: Path) -> str | None:
-        content = _read(workspace, path)
-        if content is None:
-            return f"{path} was not written"
-        count = len(content.split())
-        if not fewest <= count <= most:
-            return f"{path} has {count} words"
-        if email.lower() not in content.lower():
-            return f"{path} does not give {email}"
+        problem = words(answer, workspace)
+        if problem is not None:
+            return problem
+        content = _read(workspace, path) or ""
         return None if names_day(content, workspace) is None else f"{path} does not name {day.isoformat()}"
 
     return check
