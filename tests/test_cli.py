@@ -205,12 +205,12 @@ def test_protocol_flag_selects_react(backend: FakeBackend, monkeypatch: pytest.M
     assert result.exit_code == 0 and result.stdout == "42\n"
 
 
-def test_protocol_flag_selects_code_which_needs_the_python_tool(backend: FakeBackend, tmp_path: Path) -> None:
-    refused = invoke(["--quiet", "--protocol", "code", "6*7?"], [], backend)
+def test_protocol_flag_selects_code_which_offers_the_python_tool_itself(backend: FakeBackend, tmp_path: Path) -> None:
+    refused = invoke(["--quiet", "--protocol", "code", "--no-allow-python", "6*7?"], [], backend)
     assert refused.exit_code == exit_codes.ERROR and "Error: --protocol code runs Python programs: it needs the " \
-        "python tool (--allow-python" in refused.stderr and "Traceback" not in refused.stderr
+        "python tool" in refused.stderr and "Traceback" not in refused.stderr
     replies = ["Thought: compute\n```python\nprint(6*7)\n```", "Final Answer: 42"]
-    result = invoke(["--quiet", "--protocol", "code", "--allow-python", "--python-sandbox", "none", "--yes",
+    result = invoke(["--quiet", "--protocol", "code", "--python-sandbox", "none", "--yes",
                      "--workspace", str(tmp_path), "6*7?"], replies, backend)
     assert result.exit_code == 0 and result.stdout == "42\n"
 
@@ -260,7 +260,7 @@ def test_choices_match_what_the_code_accepts() -> None:
     from autoagent.protocols import PROTOCOLS
 
     choices = {param.name: list(param.type.choices) for param in run.params if isinstance(param.type, click.Choice)}
-    assert choices["protocol"] == list(PROTOCOLS) and choices["lang"] == list(LANGUAGES)
+    assert choices["protocol"] == ["auto", *PROTOCOLS] and choices["lang"] == list(LANGUAGES)
 
 
 def test_ctrl_c_in_a_one_shot_run_exits_130(backend: FakeBackend, monkeypatch: pytest.MonkeyPatch) -> None:

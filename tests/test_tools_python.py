@@ -313,10 +313,13 @@ def test_allow_python_offers_it_through_the_cli_with_json_and_a_transcript(backe
 
     backend.models.clear()
     backend.replies.clear()
-    refused = invoke(["--allow-python", "--workspace", str(tmp_path), "the mean"],
-                     [act("python", code=code), act("FINISH"), "not run"], backend)
-    assert refused.exit_code == codes.OK  # no terminal to ask on: refused, and the run goes on
-    assert "needs the user's approval, but there is no terminal to ask" in backend.prompts[1]
+    writes = "open('mean.txt', 'w').write('5')"
+    refused = invoke(["--allow-python", "--workspace", str(tmp_path), "the mean, into mean.txt"],
+                     [act("python", code=code), act("python", code=writes), act("FINISH"), "not run"], backend)
+    assert refused.exit_code == codes.OK  # no terminal to ask on: a program that only reads runs all the same,
+    assert "-> 5" in backend.prompts[1]
+    assert "needs the user's approval, but there is no terminal to ask" in backend.prompts[2]  # one that writes not
+    assert not (tmp_path / "mean.txt").exists()
 
 
 def test_a_missing_bubblewrap_is_a_warning_line(backend: FakeBackend, tmp_path: Path,
@@ -340,7 +343,7 @@ def test_permissions_belong_to_the_invocation(backend: FakeBackend, tmp_path: Pa
     backend.replies.clear()
     invoke(["--resume", run_id, "--max-steps", "3"], [act("FINISH"), "2"], backend)
     resumed = load_transcript(run_id)
-    assert resumed.settings["allow_python"] is False and resumed.settings["python_sandbox"] == "bwrap"
+    assert resumed.settings["allow_python"] is None and resumed.settings["python_sandbox"] == "bwrap"
     assert "python(" not in backend.prompts[0]
 
 

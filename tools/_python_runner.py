@@ -6,8 +6,13 @@ snippet's own lines.
 Code whose statements were joined on one line (a model writing a program into a one-line JSON string) is read
 as the program it spells, one statement a line, and said so; a program that needs no such reading runs as given.
 
-The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES CODE`, maybe
-on the system's Python rather than autoagent's: it uses nothing newer than Python 3.8.
+A read-only run (the workspace mounted read-only, to learn whether the code changes files before anyone is asked to
+allow it) ends at the code's first step that would change a file in the workspace, with exit status WRITES_REFUSED:
+an audit hook sees it even where the code would catch the error the read-only mount gives.
+
+The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES MODE CODE`
+(MODE: `rw`, or `ro` for a read-only run), maybe on the system's Python rather than autoagent's: it uses nothing
+newer than Python 3.8.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import ast
 import io
 import keyword
 import linecache
+import os
 import sys
 import tokenize
 import traceback
@@ -30,6 +36,11 @@ GOES_ON = frozenset({"and", "or", "not", "in", "is", "if", "else", "as", "from"}
 ENDS = frozenset({"True", "False", "None", "pass", "break", "continue"})  # keywords an expression or statement ends on
 _FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12 tokenizes f-strings in parts
 _FSTRING_END = getattr(tokenize, "FSTRING_END", None)
+WRITES_REFUSED = 75  # the exit status of a read-only run whose code set out to change a workspace file
+# Audit events of a change to the file named by one of their first two arguments (os.rename: either name)
+CHANGES = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.truncate", "os.chmod", "os.chown",
+                     "os.utime", "os.link", "os.symlink", "os.setxattr", "os.removexattr", "shutil.rmtree"})
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
 def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
@@ -45,6 +56,28 @@ def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
         if allowed != resource.RLIM_INFINITY:  # never above what we may set
             soft, hard = min(soft, allowed), min(hard, allowed)
         resource.setrlimit(kind, (soft, hard))
+
+
+def refuse_writes(workspace: str) -> None:
+    """From now on, the first step that would change a file under `workspace` (opening one to write, removing,
+    renaming, making a folder...) ends the run at once with WRITES_REFUSED. Files elsewhere (/tmp) stay writable."""
+
+    def inside(path: object) -> bool:
+        if isinstance(path, int) or not isinstance(path, (str, bytes, os.PathLike)):
+            return False  # a file descriptor (opened before) or no path at all
+        name = os.path.abspath(os.fsdecode(path))
+        return name == workspace or name.startswith(workspace.rstrip(os.sep) + os.sep)
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "open" and len(args) >= 3:
+            path, mode, flags = args[:3]
+            writes = any(c in mode for c in "wax+") if isinstance(mode, str) else bool((flags or 0) & WRITE_FLAGS)
+            if writes and inside(path):
+                os._exit(WRITES_REFUSED)
+        elif event in CHANGES and any(inside(arg) for arg in args[:2]):
+            os._exit(WRITES_REFUSED)
+
+    sys.addaudithook(hook)
 
 
 def _ends(token: tokenize.TokenInfo) -> bool:
@@ -195,4 +228,6 @@ def _bound(statement: ast.stmt) -> str | None:
 
 if __name__ == "__main__":
     limit(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
-    sys.exit(run(sys.argv[4]))
+    if sys.argv[4] == "ro":
+        refuse_writes(os.getcwd())
+    sys.exit(run(sys.argv[5]))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..tool_use.effects import Effects
+from ..tool_use.effects import Effects, writes_allowed
 from .sandbox import (
     SANDBOXES,
     WORKSPACE_MOUNT,
@@ -33,6 +33,8 @@ MEMORY_BYTES = 1024**3  # address space: an allocation past it raises MemoryErro
 FILE_BYTES = 256 * 1024**2  # the largest file the code may write
 MAX_CODE_BYTES = 100_000  # the code travels as one program argument, which Linux caps at 128 KiB
 _RUNNER = Path(__file__).with_name("_python_runner.py")
+WRITES_REFUSED = 75  # _python_runner's exit status for code that set out to change a file in a read-only run
+READ_ONLY_ERROR = "Read-only file system"  # what a program it started met (the runner sees only its own steps)
 SNAPSHOT_FILES = 5000  # workspaces with more files are not compared before and after a run
 MAX_NAMED = 10  # files named per kind of change
 
@@ -100,7 +102,9 @@ def make_python_tool(
     memory_bytes: int = MEMORY_BYTES,
 ) -> BaseTool:
     """The python tool, running code in the workspace (created on first use): under bubblewrap, or with
-    `sandbox="none"` as the user, unconfined. Offer it only when the user allows (--allow-python), under approval."""
+    `sandbox="none"` as the user, unconfined. It is side-effecting, so a toolbox with an approver asks before a
+    program runs; under bubblewrap it tries read-only first (metadata `tries_read_only`): a program that only reads
+    runs without asking, and one that would change a workspace file stops there, is asked about, and runs again."""
     if sandbox not in SANDBOXES:
         raise ValueError(f"unknown sandbox {sandbox!r}: choose one of {', '.join(SANDBOXES)}")
     if not timeout > 0 or max_output_chars < 1 or memory_bytes < 1:
@@ -109,6 +113,7 @@ def make_python_tool(
         raise SandboxUnavailableError(problem)
     space, runner = Workspace(workspace), _RUNNER.read_text(encoding="utf-8")
     limits = [str(memory_bytes), str(math.ceil(timeout)), str(FILE_BYTES)]
+    tries_read_only = sandbox == "bwrap"  # only a sandbox can mount the workspace read-only
 
     @tool(parse_docstring=True, response_format="content_and_artifact")
     def python(code: str) -> tuple[str, Effects]:
@@ -123,15 +128,18 @@ def make_python_tool(
         if "\0" in code or len(code.encode(errors="surrogatepass")) > MAX_CODE_BYTES:
             raise ValueError(f"the code holds a NUL character or is over {MAX_CODE_BYTES:,} bytes")
         executable, extra = interpreter()
-        program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, code]
+        writes = not tries_read_only or writes_allowed()
+        program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, "rw" if writes else "ro", code]
         root = space.root
         if sandbox == "bwrap":
             env = clean_environment("/tmp")
-            command = bwrap_argv(root, env, program, extra)
+            command = bwrap_argv(root, env, program, extra, writable=writes)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
         before = snapshot(root)
         output, status = run_command(command, root, timeout, max_output_chars, env=env)
+        if not writes and (status == WRITES_REFUSED or READ_ONLY_ERROR in output):
+            return "(not run: it changes workspace files)", Effects(failed=True, needs_to_write=True)
         changed = changes(before, snapshot(root))
         text = _describe(output, status, timeout, changed[0] if changed else "")
         return text, Effects(failed=status != 0, changed=changed[1] if changed else None)
@@ -140,5 +148,6 @@ def make_python_tool(
              f"{WORKSPACE_MOUNT}), and it has no network" if sandbox == "bwrap" else "unsandboxed, as the user")
     python.description += (f" Code runs {where}. Only the standard library is sure to be installed. It is stopped "
                            f"after {timeout:g} s, and may use {memory_bytes / 1024**2:g} MiB of memory.")
-    python.metadata = {"side_effects": True, "timeout": timeout + TOOLBOX_MARGIN_SECONDS, "sandbox": sandbox}
+    python.metadata = {"side_effects": True, "timeout": timeout + TOOLBOX_MARGIN_SECONDS, "sandbox": sandbox,
+                       "tries_read_only": tries_read_only}
     return python

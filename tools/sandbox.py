@@ -58,10 +58,11 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-def bwrap_argv(workspace: Path, env: dict[str, str], program: Sequence[str], extra: Path | None = None) -> list[str]:
+def bwrap_argv(workspace: Path, env: dict[str, str], program: Sequence[str], extra: Path | None = None,
+               *, writable: bool = True) -> list[str]:
     """`program` under bubblewrap: in new namespaces of every kind (so no network), with no capabilities, killed
-    with its parent; /usr (and `extra`) read-only, the workspace read-write at WORKSPACE_MOUNT, a small /tmp and
-    /dev/shm, nothing else writable."""
+    with its parent; /usr (and `extra`) read-only, the workspace at WORKSPACE_MOUNT (read-write unless not
+    `writable`), a small /tmp and /dev/shm, nothing else writable."""
     bwrap = bwrap_path()
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed ({INSTALL_HINT})")
@@ -79,7 +80,8 @@ def bwrap_argv(workspace: Path, env: dict[str, str], program: Sequence[str], ext
     if extra is not None:
         argv += ["--ro-bind", str(extra), str(extra)]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
-    argv += ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--bind", str(workspace), WORKSPACE_MOUNT]
+    argv += ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--bind" if writable else "--ro-bind", str(workspace),
+             WORKSPACE_MOUNT]
     # The root and /dev are unbounded folders in memory: read-only, so that writes go to the workspace or a small one.
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORKSPACE_MOUNT, "--", *program]
     return argv

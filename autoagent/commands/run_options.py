@@ -49,11 +49,13 @@ _OPTIONS = [
     click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
                  help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
                       "with tools.]"),
-    click.option("--protocol", type=click.Choice(["json", "tools", "react", "code"]), default="json",
+    click.option("--protocol", type=click.Choice(["auto", "json", "tools", "react", "code"]), default="auto",
                  envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
                  help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
                       "function calling; finishes with final_answer), react (Thought / Action / Action Input "
-                      "text), code (a Python program each step, run by the python tool: needs --allow-python)."),
+                      "text), code (a Python program each step, run by the python tool, which it offers itself). "
+                      "auto: code for the embedded local model where bubblewrap can sandbox the programs, json "
+                      "otherwise."),
     click.option("--mode", type=click.Choice(["loop", "plan"]), default="loop", envvar="AUTOAGENT_MODE",
                  show_envvar=True,
                  help="loop: think, act and observe each step; plan: plan the whole tool chain first, show it, "
@@ -84,10 +86,12 @@ _OPTIONS = [
     click.option("--allow-shell/--no-allow-shell", default=False, envvar="AUTOAGENT_ALLOW_SHELL", show_envvar=True,
                  help="Offer the shell tool: a command in the workspace directory, with a timeout and an output "
                       "cap (under approval unless --yes). Given by each invocation, as --yes is."),
-    click.option("--allow-python/--no-allow-python", default=False, envvar="AUTOAGENT_ALLOW_PYTHON", show_envvar=True,
-                 help="Offer the python tool: a snippet run in a fresh interpreter in the workspace, sandboxed (see "
-                      "--python-sandbox), with time, memory and output limits (under approval unless --yes). Given "
-                      "by each invocation, as --yes is."),
+    click.option("--allow-python/--no-allow-python", default=None, envvar="AUTOAGENT_ALLOW_PYTHON", show_envvar=True,
+                 help="Offer the python tool, or not: a snippet run in a fresh interpreter in the workspace, "
+                      "sandboxed (see --python-sandbox), with time, memory and output limits. Under bubblewrap a "
+                      "program that only reads runs at once; one that would change a workspace file asks first "
+                      "(unless --yes). Neither flag: offered when the protocol is code (--protocol auto's code "
+                      "included). Given by each invocation, as --yes is."),
     click.option("--python-sandbox", type=click.Choice(["bwrap", "none"]), default="bwrap",
                  envvar="AUTOAGENT_PYTHON_SANDBOX", show_envvar=True,
                  help="Where the python tool runs code: bwrap (bubblewrap: the workspace its only writable folder, no "

@@ -44,8 +44,8 @@ class CodeProtocol(TextProtocol):
 
     def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
         if toolbox.find(TOOL) is None:
-            raise ConfigurationError("--protocol code runs Python programs: it needs the python tool "
-                                     "(--allow-python, and bubblewrap or --python-sandbox none)")
+            raise ConfigurationError("--protocol code runs Python programs: it needs the python tool, which runs "
+                                     "under bubblewrap (sudo apt-get install bubblewrap) or --python-sandbox none")
         super().__init__(prompts, toolbox, identity)
 
     def model(self, llm: BaseChatModel) -> Runnable[Any, BaseMessage]:

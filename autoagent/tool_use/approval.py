@@ -100,6 +100,11 @@ class Approver:
         self._approvals_left = 0  # from "y -N"
         self._always: set[str] = set()  # tools allowed for the rest of the session
 
+    def would_ask(self, tool_name: str) -> bool:
+        """Whether reviewing an action of `tool_name` now would ask the user (no policy or earlier answer allows
+        it): a tool that can try read-only first then does, and is asked about only if it needs to write."""
+        return not (self.auto_approve or tool_name in self._always or self._approvals_left > 0)
+
     def review(self, tool_name: str, args: dict[str, Any]) -> Verdict:
         """Whether the action may run: by policy, by an earlier answer, or by asking the user now."""
         if self.auto_approve or tool_name in self._always:

@@ -1,10 +1,35 @@
 """What a tool call did beside the text the model reads, for a tool that knows: the artifact of a tool of
 response_format "content_and_artifact". The toolbox counts a call whose effects say it failed as a failed step,
-and the step keeps the workspace files it changed (the python tool gives these for each program it runs)."""
+and the step keeps the workspace files it changed (the python tool gives these for each program it runs).
+
+A tool that can run without changing anything (metadata `"tries_read_only": True`: the python tool under bubblewrap,
+with the workspace mounted read-only) is run that way first where its call would ask for approval: when the call
+says it `needs_to_write`, the user is asked and it runs again with writes allowed; when not, nobody was asked.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+
+_WRITES = ContextVar("workspace_writes", default=True)
+
+
+def writes_allowed() -> bool:
+    """Whether the running tool call may change files (False within `read_only`)."""
+    return _WRITES.get()
+
+
+@contextmanager
+def read_only() -> Iterator[None]:
+    """Within: a tool that tries read-only runs that way, and says whether it needs to write."""
+    token = _WRITES.set(False)
+    try:
+        yield
+    finally:
+        _WRITES.reset(token)
 
 
 @dataclass(frozen=True)
@@ -14,3 +39,4 @@ class Effects:
 
     failed: bool = False
     changed: tuple[str, ...] | None = None
+    needs_to_write: bool = False  # a read-only run stopped where the call would change files

@@ -19,7 +19,7 @@ from ..reply import FINISH, Action, describe_validation_error
 from ..transcripts.redact import encodable
 from .approval import Approver, is_read_only
 from .direct import direct_run
-from .effects import Effects
+from .effects import Effects, read_only
 from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -164,12 +164,27 @@ class Toolbox:
             return self._failed("tool_invalid_args", tool=tool.name, problem=problem)
         waited = 0.0
         if self.approver is not None and not is_read_only(tool):
+            if (tool.metadata or {}).get("tries_read_only") and self.approver.would_ask(tool.name):
+                with read_only():  # a call that changes nothing needs nobody's leave
+                    tried = self._call(tool, action.args, callbacks)
+                if not (isinstance(tried.artifact, Effects) and tried.artifact.needs_to_write):
+                    return tried
             asked = time.monotonic()
             verdict = self.approver.review(tool.name, action.args)
             waited = time.monotonic() - asked
             if not verdict.allowed:
                 return ToolResult(verdict.explain(tool.name, self.prompts), success=False, waited=waited)
         return replace(self._call(tool, action.args, callbacks), waited=waited)
+
+    def run_read_only(self, action: Action) -> ToolResult | None:
+        """`action` run changing nothing, with nobody asked (a check's own trial of a program); None where its tool
+        cannot run read-only (metadata `tries_read_only`) or the call would change something."""
+        tool = self.find(action.name)
+        if tool is None or not (tool.metadata or {}).get("tries_read_only") or self._check_args(tool, action.args):
+            return None
+        with read_only():
+            result = self._call(tool, action.args, None)
+        return None if isinstance(result.artifact, Effects) and result.artifact.needs_to_write else result
 
     def _failed(self, template: str, **variables: str) -> ToolResult:
         """A failed call: what the model reads is `template` filled with `variables`."""
