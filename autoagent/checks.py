@@ -104,9 +104,10 @@ class CheckContext:
         return list(self.sample_content(path, count))[:count]
 
     def inputs(self, tool: str, count: int) -> list[str]:
-        """`count` inputs of `tool` (the calculator: an expression) that work out the number the task asks for, each
-        written anew from the results of the calls of other tools that changed nothing, at a temperature with its own
-        seed (for self-consistency of a computation); empty where the run cannot draw them."""
+        """`count` inputs of `tool` (the calculator: an expression; the python tool: a program that prints it) that
+        work out what the task asks for, each written anew from the results of the calls of other tools that changed
+        nothing, at a temperature with its own seed (for self-consistency of a computation); empty where the run
+        cannot draw them."""
         return list(self.sample_input(tool, count))[:count]
 
     def ask(self, question: str, count: int) -> list[str]:

@@ -10,11 +10,12 @@ import pytest
 
 from autoagent import AutoGPT
 from autoagent.checks import CheckContext, VerdictKind
-from autoagent.coach.recompute import input_of, recompute_verdict
+from autoagent.coach.recompute import input_of, program_of, recompute_verdict, rerun_verdict
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tool_use.toolbox import Toolbox
-from autoagent.tools import calculator, file_tools
+from autoagent.tools import calculator, file_tools, make_python_tool
+from autoagent.tools.sandbox import bwrap_problem
 
 from .scripted import act
 from .test_consistency import _Sampled
@@ -97,3 +98,66 @@ def test_the_coach_has_a_sampling_model_work_a_calculated_answer_out_again_witho
     disputed, _ = run(tmp_path, "250 - 1.12", "250 + 1.12")
     assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "They cost 280 euros."
     assert disputed.steps[-1].check == "coach" and "came to 248.88 | 251.12" in disputed.steps[-1].observation
+
+
+needs_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason="the python tool's sandbox (.ci/run installs it)")
+
+
+def programs(*drawn: str, printed: str = "The total is 280", answer_steps: list[Step] | None = None) -> CheckContext:
+    steps = answer_steps or [called(1, "python", printed, code="print(...)")]
+
+    def sample_input(tool: str, count: int) -> list[str]:
+        assert tool == "python"
+        return list(drawn)[:count]
+
+    return CheckContext(TASK, steps, lambda: "", sample_input=sample_input)
+
+
+@needs_bwrap
+def test_numbers_a_program_printed_stand_when_a_program_written_again_prints_them(tmp_path: Path) -> None:
+    tools = Toolbox([make_python_tool(tmp_path)])
+    again = "```python\nprint(250 * 1.12)\n```"  # 280.00000000000006: a float's noise is the same number
+    assert rerun_verdict(programs("print(250 + 1.12)", again), tools, "It costs 280 euros.") is None
+    stopped = rerun_verdict(programs("print(250 / 8)", "print(251)"), tools, "It costs 280 euros.")
+    assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
+    assert stopped.note == "programs written again printed 31.25 | 251, not 280"
+    assert rerun_verdict(programs("raise SystemExit(1)", "print('none')"), tools, "280") is None  # nothing to compare
+    writes = "open('total.txt', 'w').write('281')\nprint(281)"
+    assert rerun_verdict(programs(writes, "print(279)"), tools, "280") is not None  # a program that writes: no number
+    assert not (tmp_path / "total.txt").exists()
+
+
+@needs_bwrap
+def test_every_number_of_a_day_must_be_printed_again(tmp_path: Path) -> None:
+    tools = Toolbox([make_python_tool(tmp_path)])
+    day = programs("print('2027-02-17')", printed="2027-02-18")
+    assert rerun_verdict(day, tools, "The trial ends on 2027-02-18.") is not None  # 2027 and 02 alone do not agree
+    assert rerun_verdict(programs("print('2027-02-18')", printed="2027-02-18"), tools, "2027-02-18") is None
+    assert rerun_verdict(day, tools, "The capital is Ottawa.") is None  # no number of a program's
+    assert rerun_verdict(day, Toolbox([calculator]), "2027-02-18") is None  # no python tool
+
+
+@pytest.mark.parametrize(("reply", "code"), [
+    ("```python\nprint(1)\n```", "print(1)"),
+    ("Here it is:\n```py\nx = 2\nprint(x)\n```\nDone.", "x = 2\nprint(x)"),
+    ("print(3)", "print(3)"),
+])
+def test_the_program_is_read_out_of_a_reply(reply: str, code: str) -> None:
+    assert program_of(reply) == code
+
+
+@needs_bwrap
+@pytest.mark.parametrize(("drawn", "finished"), [
+    (("```python\nprint(1.12 * 250)\n```", "```python\nprint(250 + 1.12)\n```"), True),
+    (("```python\nprint(250 + 1.12)\n```", "```python\nprint(250 - 1.12)\n```"), False),
+])
+def test_under_the_code_protocol_a_printed_number_stands_when_a_program_written_again_prints_it(
+        tmp_path: Path, drawn: tuple[str, str], finished: bool) -> None:
+    own = "Thought: multiply\n```python\nprint(250 * 1.12)\n```"
+    llm = _Sampled(replies=[own, "Final Answer: They cost 280 euros.", *drawn, "280", "280 euros"])
+    run = AutoGPT(coach="on", protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
+    assert run.finished is finished and run.answer == "They cost 280 euros."
+    asked = [prompt for prompt in llm.prompts if "```python block" in prompt]
+    assert len(asked) == 2 and all("print(250 * 1.12)" not in prompt for prompt in asked)  # not shown the run's own
+    if not finished:
+        assert run.stop_reason is StopReason.UNVERIFIED and "printed 251.12 | 248.88, not 280" in run.steps[-1].observation

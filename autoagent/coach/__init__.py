@@ -25,7 +25,7 @@ from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
 from .edits import edits_verdict
 from .leads import Lead
-from .recompute import recompute_verdict
+from .recompute import recompute_verdict, rerun_verdict
 from .referee import Referee, answers_itself
 from .request import read_request
 from .verify import Objection, ungrounded_numbers
@@ -140,14 +140,15 @@ class Coach:
         written again the same where it worked it out from what it read, in the same shape where it made it up
         (edits.py: or the agent writes what two fresh drafts agree on), and the answer to a request that asks for
         no change (whose outcome is the answer, not the workspace) must come to the same number when the model
-        works out a calculation it rests on again (recompute.py), and agree with short answers sampled from the
-        same results, on its numbers where it states any.
+        works out a calculation it rests on again, or writes a program that prints the same numbers as the run's
+        (recompute.py), and agree with short answers sampled from the same results, on its numbers where it states
+        any.
         `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
         held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(context, self.referee.writers, self.prompts)
         if edited is not None or read_request(context.task).names_change:
             return edited
-        worked_out = recompute_verdict(context, self.toolbox, answer)
+        worked_out = recompute_verdict(context, self.toolbox, answer) or rerun_verdict(context, self.toolbox, answer)
         if worked_out is not None:
             return worked_out if answer == context.answer else Verdict.stop(worked_out.note, worked_out.reason, answer)
         verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers)

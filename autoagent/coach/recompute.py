@@ -3,7 +3,11 @@ shown the task and the results of the other calls but not that calculation, writ
 the same number again (two are drawn, each at a temperature with its own seed; one must come to it, a majority of
 three with the run's own). A value worked out with a wrong formula or from a wrongly read input is seldom worked out
 the same way again; one the model knows how to work out mostly is. Nothing of the request is read: what is compared
-is numbers."""
+is numbers.
+
+The same holds for the numbers a python program printed (`--protocol code`, or `--allow-python`): two programs are
+written anew, without the run's own programs in sight, and run read-only (one that would change a file confirms
+nothing); one of them must print every number the answer took from the run's programs."""
 
 from __future__ import annotations
 
@@ -18,16 +22,17 @@ from ..tool_use.toolbox import Toolbox
 
 SAMPLES = 2  # inputs drawn beside the run's own calculation: two of the three ways must come to the number
 TOOL = "calculator"
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+PROGRAMS = "python"  # the tool whose programs are written again the same way
+_NUMBER = re.compile(r"(?<!\d)-?\d+(?:\.\d+)?")  # "2027-02-18" holds 2027, 02 and 18, no negative numbers
+_FENCE = re.compile(r"```[ \t]*(?:python3?|py)?[ \t]*\n(?P<code>.*?)(?:```|\Z)", re.S | re.I)
 _NONE = "no number"  # an input the calculator could not work out
 
 
-def computed(answer: str, context: CheckContext) -> list[str]:
-    """The numbers `answer` states (beyond the request's own) that a successful calculator call of the run gave."""
+def computed(answer: str, context: CheckContext, tool: str = TOOL) -> list[str]:
+    """The numbers `answer` states (beyond the request's own) that a successful call of `tool` in the run gave."""
     results = [number for step in ran(context.steps) if step.success and step.action is not None
-               and step.action.name == TOOL for number in _NUMBER.findall(step.observation.replace(",", ""))]
-    return [number for number in sorted(numbers(answer, context.task))
-            if any(same_number(number, result) for result in results)]
+               and step.action.name == tool for number in _NUMBER.findall(step.observation.replace(",", ""))]
+    return [number for number in sorted(numbers(answer, context.task)) if any(_same(number, result) for result in results)]
 
 
 def input_of(reply: str, argument: str) -> str:
@@ -66,3 +71,37 @@ def recompute_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samp
         return None  # no input came to a number (nothing to compare), or one came to the answer's number
     return Verdict.stop(f"worked out again from the same inputs, the {TOOL} came to {' | '.join(came_to)}, "
                         f"not {', '.join(stated)}")
+
+
+def program_of(reply: str) -> str:
+    """The program a reply gives: its first fenced block, else the whole reply."""
+    block = _FENCE.search(reply)
+    return (block["code"] if block else reply).strip()
+
+
+def rerun_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samples: int = SAMPLES) -> Verdict | None:
+    """None when `answer` states no number a python program of the run printed, or one of the programs drawn anew
+    (`samples` of them, each run read-only) prints every such number (up to the answer's rounding), or none of them
+    printed a number (nothing to compare); else a stop (unverified), what they printed in its note."""
+    if PROGRAMS not in toolbox.tools:
+        return None
+    stated = computed(answer, context, PROGRAMS)
+    if not stated:
+        return None
+    printed = []
+    for drawn in context.inputs(PROGRAMS, samples):
+        code = program_of(drawn)
+        result = toolbox.run_read_only(Action(name=PROGRAMS, args={"code": code})) if code else None
+        printed.append(_NUMBER.findall(result.content.replace(",", "")) if result is not None and result.success
+                       else [])
+    if not any(printed) or any(all(any(_same(number, value) for value in values) for number in stated)
+                               for values in printed):
+        return None
+    shown = " | ".join(" ".join(values[:6]) or _NONE for values in printed)
+    return Verdict.stop(f"programs written again printed {shown}, not {', '.join(stated)}")
+
+
+def _same(stated: str, printed: str) -> bool:
+    """A stated number is one a program printed: the same, rounded from it, or apart by a float's noise alone
+    (280 and 280.00000000000006)."""
+    return same_number(stated, printed) or abs(float(stated) - float(printed)) <= 1e-9 * max(1.0, abs(float(printed)))

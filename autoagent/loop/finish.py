@@ -49,6 +49,7 @@ class Finisher(Protocol):
         """A step the agent takes itself for a check's verdict."""
         ...
 
+PROGRAM_TOOL = "python"  # its input is a whole program (protocols/code.py)
 SAMPLE_TEMPERATURE = 0.7  # how far a sampled answer may stray from the greedy one (self-consistency)
 SHORT_ANSWER_TOKENS = 48  # a sampled answer is the answer alone: a number, a name, a few words
 UNUSABLE = "the model's final answer was the reply format, not an answer, when asked twice"
@@ -107,12 +108,15 @@ def sample_contents(agent: Finisher, task: str, steps: Sequence[Step], path: str
 
 def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, meter: Meter, count: int,
                   first_seed: int = 1) -> list[str]:
-    """`count` inputs of `tool` (the calculator) that work out the number the task asks for, each written anew at a
-    temperature with its own seed from the results of the calls of other tools that changed nothing (the run's own
-    calls of `tool` are not shown, so an input that comes to the same number was worked out again, not copied)."""
-    prompt = agent.prompts.render("work_again", task_description=task, tool=tool,
+    """`count` inputs of `tool` that work out what the task asks for (the calculator: an expression; the python
+    tool: a program that prints it), each written anew at a temperature with its own seed from the results of the
+    calls of other tools that changed nothing (the run's own calls of `tool` are not shown, so an input that comes to
+    the same number was worked out again, not copied)."""
+    program = tool == PROGRAM_TOOL
+    template, cap = ("program_again", agent.reply_caps.step) if program else ("work_again", SHORT_ANSWER_TOKENS)
+    prompt = agent.prompts.render(template, task_description=task, tool=tool,
                                   short_term_memory=_looked(agent, steps, leaving_out=tool).render(agent.prompts))
-    return [text.strip() for text in _draw(agent, prompt, meter, count, first_seed, SHORT_ANSWER_TOKENS)]
+    return [text.strip() for text in _draw(agent, prompt, meter, count, first_seed, cap)]
 
 
 def _looked(agent: Finisher, steps: Sequence[Step], leaving_out: str = "") -> ShortTermMemory:
