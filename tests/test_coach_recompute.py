@@ -160,4 +160,5 @@ def test_under_the_code_protocol_a_printed_number_stands_when_a_program_written_
     asked = [prompt for prompt in llm.prompts if "```python block" in prompt]
     assert len(asked) == 2 and all("print(250 * 1.12)" not in prompt for prompt in asked)  # not shown the run's own
     if not finished:
-        assert run.stop_reason is StopReason.UNVERIFIED and "printed 251.12 | 248.88, not 280" in run.steps[-1].observation
+        assert run.stop_reason is StopReason.UNVERIFIED
+        assert "printed 251.12 | 248.88, not 280" in run.steps[-1].observation

@@ -23,7 +23,7 @@ TASK_SETTINGS: dict[str, tuple[type, ...]] = {
     "lang": (str,), "name": (str,), "role": (str,), "protocol": (str,), "mode": (str,), "thoughts": (str,),
     "json_schema": (bool,), "coach": (str,), "use_memory": (bool,), "tool_timeout": (int, float), "tools": (list,),
 }
-CHOICES = {"lang": ("en", "zh"), "protocol": ("json", "tools", "react", "code"), "mode": ("loop", "plan"),
+CHOICES = {"lang": ("en", "zh"), "protocol": ("auto", "json", "tools", "react", "code"), "mode": ("loop", "plan"),
            "thoughts": ("auto", "full", "compact"), "coach": ("auto", "on", "off")}
 FIELDS = {"id", "task", "settings", "files"}
 # The settings null may set: those whose default is None (no limit, the model's own, the prompts' role, all tools).

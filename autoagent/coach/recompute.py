@@ -32,7 +32,8 @@ def computed(answer: str, context: CheckContext, tool: str = TOOL) -> list[str]:
     """The numbers `answer` states (beyond the request's own) that a successful call of `tool` in the run gave."""
     results = [number for step in ran(context.steps) if step.success and step.action is not None
                and step.action.name == tool for number in _NUMBER.findall(step.observation.replace(",", ""))]
-    return [number for number in sorted(numbers(answer, context.task)) if any(_same(number, result) for result in results)]
+    return [number for number in sorted(numbers(answer, context.task))
+            if any(_same(number, result) for result in results)]
 
 
 def input_of(reply: str, argument: str) -> str:
