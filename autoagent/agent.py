@@ -29,7 +29,7 @@ from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_opti
 from .loop.loop_guard import LoopGuard, failed, insists, last_failed
 from .loop.metering import Meter
 from .memory.short_term import ShortTermMemory
-from .protocols import Turn, make_protocol, tools_for
+from .protocols import Turn, make_protocol, resolved, tools_for
 from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
@@ -67,6 +67,7 @@ class AutoGPT(RunLifecycle):
         if max_thought_steps < 1:
             raise ValueError("max_thought_steps must be at least 1")
         options = gather_options("AutoGPT", options, keywords, ALL_OPTIONS)
+        options = replace(options, protocol=resolved(options.protocol, llm, tools))  # auto: code or json
         tools = tools_for(options.protocol, tools)
         super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
         check_nesting(tools, (self,))

@@ -124,7 +124,7 @@ def build_agent(
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
     compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and small_model_likely(spec, base_url))
     options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
-                      compact_thoughts=compact, protocol=resolved_protocol(settings, llm, tools), budget=budget,
+                      compact_thoughts=compact, protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,
                       reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))
     if settings.agents_file is not None:
@@ -165,33 +165,13 @@ def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options
         compact = settings.thoughts == "compact" or (
             settings.thoughts == "auto" and small_model_likely(model, settings.base_url))
         own = replace(options, budget=tightest(budget, options.budget or Budget()) if entry else budget,
-                      protocol=resolved_protocol(settings, models[model], agent_tools), compact_thoughts=compact,
+                      compact_thoughts=compact,
                       long_term_memory=options.long_term_memory if entry else None,
                       checks=options.checks if entry else ())
         return AutoGPT(models[model], agent_tools, settings.prompts_dir, spec.name, spec.role,
                        spec.max_steps or settings.max_steps, options=own)
 
     return build_team(load_agents_file(settings.agents_file), tools, make, str(settings.agents_file))
-
-
-def resolved_protocol(settings: Settings, llm: BaseChatModel, tools: Sequence[BaseTool]) -> str:
-    """The protocol `settings` ask for; for `auto`, `code` where `llm` is the embedded model and the tools hold the
-    python tool under bubblewrap, else `json`. The bundled coder models wrote a program more reliably than
-    they worked a number or a file out in their head: over 72 held-out requests (fresh12 to fresh14) `code` had 26
-    right answers and `json` 18, with 10 false successes each (bench/RESULTS.md)."""
-    from .protocols.code import TOOL
-
-    if settings.protocol != "auto":
-        return settings.protocol
-    sandboxed = any(tool.name == TOOL and (tool.metadata or {}).get("sandbox") == "bwrap" for tool in tools)
-    return "code" if sandboxed and embedded(llm) else "json"
-
-
-def embedded(llm: BaseChatModel) -> bool:
-    """Whether `llm` is the embedded local model (llama.cpp in this process)."""
-    from .llm.local import ChatLocalLlama
-
-    return isinstance(llm, ChatLocalLlama)
 
 
 def _offers_python(settings: Settings, llm: BaseChatModel) -> bool:
@@ -202,7 +182,9 @@ def _offers_python(settings: Settings, llm: BaseChatModel) -> bool:
         return settings.allow_python
     if settings.protocol == "code":
         return True
-    if settings.protocol != "auto" or settings.python_sandbox != "bwrap" or not embedded(llm):
+    from .protocols import AUTO, embedded
+
+    if settings.protocol != AUTO or settings.python_sandbox != "bwrap" or not embedded(llm):
         return False
     from .tools.sandbox import bwrap_problem
 

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from autoagent import protocols
 from autoagent import settings as settings_module
+from autoagent.agent import AutoGPT
+from autoagent.protocols import resolved
 from autoagent.reply import Action
-from autoagent.settings import Settings, resolved_protocol
+from autoagent.settings import Settings
 from autoagent.tool_use.approval import Approver, Verdict
 from autoagent.tool_use.effects import Effects, read_only
 from autoagent.tool_use.toolbox import Toolbox
@@ -109,14 +112,17 @@ def test_auto_picks_code_for_the_embedded_model_with_the_sandboxed_tool(tmp_path
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     llm = ScriptedChatModel(replies=[])
     sandboxed, unconfined = make_python_tool(tmp_path), make_python_tool(tmp_path, "none")
-    assert resolved_protocol(Settings(), llm, [sandboxed]) == "json"  # not the embedded model
-    monkeypatch.setattr(settings_module, "embedded", lambda model: True)
-    assert resolved_protocol(Settings(), llm, [calculator, sandboxed]) == "code"
-    assert resolved_protocol(Settings(), llm, [calculator]) == "json"  # --no-allow-python, or no bubblewrap
-    assert resolved_protocol(Settings(), llm, [unconfined]) == "json"  # never unsandboxed by default
-    assert resolved_protocol(Settings(protocol="react"), llm, [sandboxed]) == "react"
+    assert resolved("auto", llm, [sandboxed]) == "json"  # not the embedded model
+    monkeypatch.setattr(protocols, "embedded", lambda model: True)
+    assert resolved("auto", llm, [calculator, sandboxed]) == "code"
+    assert resolved("auto", llm, [calculator]) == "json"  # --no-allow-python, or no bubblewrap
+    assert resolved("auto", llm, [unconfined]) == "json"  # never unsandboxed by default
+    assert resolved("react", llm, [sandboxed]) == "react"
+    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "code"  # the Python API's default is auto too
+    assert list(AutoGPT(llm, [calculator, sandboxed], protocol="json").toolbox.tools) == ["calculator", "python"]
     offered = settings_module._offers_python
     assert offered(Settings(), llm) and not offered(Settings(allow_python=False), llm)
     assert not offered(Settings(protocol="json"), llm) and not offered(Settings(python_sandbox="none"), llm)
-    monkeypatch.setattr(settings_module, "embedded", lambda model: False)
+    monkeypatch.setattr(protocols, "embedded", lambda model: False)
     assert not offered(Settings(), llm) and offered(Settings(protocol="code"), llm)
+    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "json"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from ..prompts import PromptTemplateBuilder
@@ -15,11 +16,30 @@ from .react import ReActProtocol
 from .thought_action import ThoughtActionProtocol
 from .tool_calling import ToolCallingProtocol
 
-__all__ = ["PROTOCOLS", "Protocol", "Turn", "make_protocol", "tools_for"]
+__all__ = ["AUTO", "PROTOCOLS", "Protocol", "Turn", "embedded", "make_protocol", "resolved", "tools_for"]
 
 PROTOCOLS: dict[str, type[Protocol]] = {
     protocol.name: protocol for protocol in (ThoughtActionProtocol, ToolCallingProtocol, ReActProtocol, CodeProtocol)
 }
+
+AUTO = "auto"  # code for the embedded model where the sandboxed python tool is there, json otherwise
+
+
+def embedded(llm: BaseChatModel) -> bool:
+    """Whether `llm` is the embedded local model (llama.cpp in this process)."""
+    from ..llm.local import ChatLocalLlama
+
+    return isinstance(llm, ChatLocalLlama)
+
+
+def resolved(name: str, llm: BaseChatModel, tools: Sequence[BaseTool]) -> str:
+    """The protocol `name` means: itself; for `auto`, `code` where `llm` is the embedded model and `tools` hold the
+    python tool under bubblewrap, else `json`. The bundled coder models wrote a program more reliably than they
+    worked a number or a file out in their head (bench/RESULTS.md, held-out sets under both)."""
+    if name != AUTO:
+        return name
+    sandboxed = any(tool.name == CODE_TOOL and (tool.metadata or {}).get("sandbox") == "bwrap" for tool in tools)
+    return CodeProtocol.name if sandboxed and embedded(llm) else ThoughtActionProtocol.name
 
 
 def make_protocol(
@@ -27,7 +47,7 @@ def make_protocol(
 ) -> Protocol:
     """The protocol called `name`, ready for this agent's prompts and tools."""
     if name not in PROTOCOLS:
-        raise ValueError(f"unknown protocol '{name}' (choose from {', '.join(PROTOCOLS)})")
+        raise ValueError(f"unknown protocol '{name}' (choose from {AUTO}, {', '.join(PROTOCOLS)})")
     if name == "json":
         return ThoughtActionProtocol(prompts, toolbox, identity, compact=compact)
     return PROTOCOLS[name](prompts, toolbox, identity)
