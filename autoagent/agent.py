@@ -20,11 +20,11 @@ from .checks import named
 from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
-from .llm.reply_caps import ReplyCaps, declares, ensure_whole, sampling
+from .llm.reply_caps import ReplyCaps, declares, ensure_whole
 from .loop.answers import answer_from_observations, as_finish
 from .loop.budget import Budget, BudgetGuard, Spending, price_of
 from .loop.context import fit_turn, prompt_limit
-from .loop.finish import SAMPLE_TEMPERATURE, FinishReview, write_answer
+from .loop.finish import FinishReview, write_answer
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard, failed, insists, last_failed
 from .loop.metering import Meter
@@ -41,7 +41,6 @@ from .tool_use.toolbox import ToolResult
 __all__ = ["AgentOptions", "AutoGPT"]
 
 logger = logging.getLogger("autoagent")
-RETHINK_TEMPERATURE = SAMPLE_TEMPERATURE  # the reply after a repeated action is drawn anew, not decoded greedily
 
 
 class AutoGPT(RunLifecycle):
@@ -184,15 +183,9 @@ class AutoGPT(RunLifecycle):
             return Step(number, StepKind.PARSE_ERROR, message.text, None, self.protocol.explain(err), False)
 
     def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
-        """The model as this step calls it: right after a repeated action, sampling at a temperature (a model that
-        decodes greedily would write the reply it wrote, and the run would end in a loop); and, where the backend
-        can be held, led by the coach to the task's next part, or to a tool call right after a finish was sent
-        back, or to the reply format after an unreadable reply; else as the protocol binds it."""
-        model = self._held_model(steps, failures, lead)
-        repeated = bool(steps) and steps[-1].kind is StepKind.REPEATED
-        return sampling(model, RETHINK_TEMPERATURE, seed=len(steps)) if repeated else model
-
-    def _held_model(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
+        """The model as this step calls it, where the backend can be held: led by the coach to the task's next
+        part, or to a tool call right after a finish was sent back, or to the reply format after an unreadable
+        reply; else as the protocol binds it."""
         guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
             if lead else None
         if guided is not None:

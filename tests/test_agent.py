@@ -402,16 +402,3 @@ def test_a_tool_taking_no_arguments_named_as_another_tools_argument_is_that_call
     run = AutoGPT(llm=ScriptedChatModel(replies=replies), tools=[read, today, calculator]).execute("What day is it?")
     assert [(step.action.name, step.observation) for step in run.steps[:2]] == [  # type: ignore[union-attr]
         ("today", "2026-11-30"), ("read", "contents of calculator")]  # the calculator needs an expression
-
-
-def test_the_reply_after_a_repeat_is_drawn_at_a_temperature_with_a_seed() -> None:
-    from .test_consistency import _Sampled
-
-    same = act("calculator", expression="3*3")
-    llm = _Sampled(replies=[same, same, act("FINISH"), "9"])
-    run = AutoGPT(llm=llm, tools=[calculator]).execute("square 3")
-    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.FINISH]
-    steps = llm.given[:3]  # the three step replies; then the finish prompt's
-    assert "temperature" not in steps[0] and "temperature" not in steps[1]  # greedy as the model is set
-    assert steps[2]["temperature"] > 0 and steps[2]["seed"] == 2  # a greedy model would repeat itself again
-    assert "temperature" not in llm.given[3]
