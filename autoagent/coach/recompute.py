@@ -16,15 +16,16 @@ import re
 
 from ..checks import CheckContext, Verdict
 from ..consistency import numbers, same_number
+from ..protocols.code import FENCE
+from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import Action
 from ..steps import ran
 from ..tool_use.toolbox import Toolbox
 
 SAMPLES = 2  # inputs drawn beside the run's own calculation: two of the three ways must come to the number
 TOOL = "calculator"
-PROGRAMS = "python"  # the tool whose programs are written again the same way
+PROGRAMS = PROGRAM_TOOL  # the tool whose programs are written again the same way
 _NUMBER = re.compile(r"(?<!\d)-?\d+(?:\.\d+)?")  # "2027-02-18" holds 2027, 02 and 18, no negative numbers
-_FENCE = re.compile(r"```[ \t]*(?:python3?|py)?[ \t]*\n(?P<code>.*?)(?:```|\Z)", re.S | re.I)
 _NONE = "no number"  # an input the calculator could not work out
 
 
@@ -76,7 +77,7 @@ def recompute_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samp
 
 def program_of(reply: str) -> str:
     """The program a reply gives: its first fenced block, else the whole reply."""
-    block = _FENCE.search(reply)
+    block = FENCE.search(reply)
     return (block["code"] if block else reply).strip()
 
 

@@ -16,6 +16,7 @@ from ..events import RunObserver
 from ..llm.reply_caps import sampling
 from ..memory.short_term import ShortTermMemory
 from ..prompts import format_prompt
+from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import ThoughtAndAction
 from ..steps import RunResult, Step, StepKind, StepOutcome, StopReason
 from ..tool_use.approval import is_read_only
@@ -49,7 +50,6 @@ class Finisher(Protocol):
         """A step the agent takes itself for a check's verdict."""
         ...
 
-PROGRAM_TOOL = "python"  # its input is a whole program (protocols/code.py)
 SAMPLE_TEMPERATURE = 0.7  # how far a sampled answer may stray from the greedy one (self-consistency)
 SHORT_ANSWER_TOKENS = 48  # a sampled answer is the answer alone: a number, a name, a few words
 UNUSABLE = "the model's final answer was the reply format, not an answer, when asked twice"

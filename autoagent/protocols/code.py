@@ -22,7 +22,7 @@ from .base import TextProtocol, Turn
 from .react import OBSERVATION
 
 TOOL = "python"  # the tool that runs each program
-_FENCE = re.compile(r"```[ \t]*(?:python3?|py)?[ \t]*\n(?P<code>.*?)(?:```|\Z)", re.S | re.I)
+FENCE = re.compile(r"```[ \t]*(?:python3?|py)?[ \t]*\n(?P<code>.*?)(?:```|\Z)", re.S | re.I)
 _FINAL = re.compile(r"^[ \t]*Final\s*Answer\s*[:：]\s*(?P<answer>.*)", re.S | re.I | re.M)
 _THOUGHT = re.compile(r"^\s*Thought\s*[:：]\s*", re.I)
 
@@ -55,7 +55,7 @@ class CodeProtocol(TextProtocol):
     def decide(self, reply: BaseMessage) -> ThoughtAndAction:
         """The first program of the reply, or its final answer when that comes first."""
         text = reply.text.split(OBSERVATION)[0].strip()
-        block, final = _FENCE.search(text), _FINAL.search(text)
+        block, final = FENCE.search(text), _FINAL.search(text)
         if block and block.group("code").strip() and (final is None or block.start() < final.start()):
             thought = _thought(text[:block.start()])
             return ThoughtAndAction(thought=thought, action=Action(name=TOOL, args={"code": block["code"].strip()}))
