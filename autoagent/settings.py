@@ -165,8 +165,7 @@ def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options
         compact = settings.thoughts == "compact" or (
             settings.thoughts == "auto" and small_model_likely(model, settings.base_url))
         own = replace(options, budget=tightest(budget, options.budget or Budget()) if entry else budget,
-                      compact_thoughts=compact,
-                      long_term_memory=options.long_term_memory if entry else None,
+                      compact_thoughts=compact, long_term_memory=options.long_term_memory if entry else None,
                       checks=options.checks if entry else ())
         return AutoGPT(models[model], agent_tools, settings.prompts_dir, spec.name, spec.role,
                        spec.max_steps or settings.max_steps, options=own)
