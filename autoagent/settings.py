@@ -39,7 +39,7 @@ class Settings:
     lang: str = "en"
     name: str = "AutoAgent"
     role: str | None = None
-    protocol: str = "auto"  # json, tools, react or code; auto: code for the embedded model where bubblewrap runs it
+    protocol: str = "json"  # or tools, react, code; auto: code for the embedded model where bubblewrap runs it
     mode: str = "loop"
     thoughts: str = "auto"
     json_schema: bool = True  # hold JSON replies to their schema where the backend can (constrained decoding)

@@ -118,11 +118,13 @@ def test_auto_picks_code_for_the_embedded_model_with_the_sandboxed_tool(tmp_path
     assert resolved("auto", llm, [calculator]) == "json"  # --no-allow-python, or no bubblewrap
     assert resolved("auto", llm, [unconfined]) == "json"  # never unsandboxed by default
     assert resolved("react", llm, [sandboxed]) == "react"
-    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "code"  # the Python API's default is auto too
+    assert AutoGPT(llm, [calculator, sandboxed], protocol="auto").protocol.name == "code"
+    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "json"  # the default is json
     assert list(AutoGPT(llm, [calculator, sandboxed], protocol="json").toolbox.tools) == ["calculator", "python"]
     offered = settings_module._offers_python
-    assert offered(Settings(), llm) and not offered(Settings(allow_python=False), llm)
-    assert not offered(Settings(protocol="json"), llm) and not offered(Settings(python_sandbox="none"), llm)
+    auto = Settings(protocol="auto")
+    assert offered(auto, llm) and not offered(Settings(protocol="auto", allow_python=False), llm)
+    assert not offered(Settings(), llm) and not offered(Settings(protocol="auto", python_sandbox="none"), llm)
     monkeypatch.setattr(protocols, "embedded", lambda model: False)
-    assert not offered(Settings(), llm) and offered(Settings(protocol="code"), llm)
-    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "json"
+    assert not offered(auto, llm) and offered(Settings(protocol="code"), llm)
+    assert AutoGPT(llm, [calculator, sandboxed], protocol="auto").protocol.name == "json"

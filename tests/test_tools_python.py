@@ -273,7 +273,7 @@ def test_doctor_says_which_sandbox_is_in_force(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(autoagent.tools.sandbox, "bwrap_problem", lambda: MISSING)
     monkeypatch.setattr(autoagent.tools.sandbox, "bwrap_path", lambda: None)
     missing = check_python_sandbox("bwrap")
-    assert missing.status == "warn" and missing.detail == f"{MISSING}: no python tool, and --protocol auto picks json"
+    assert missing.status == "warn" and missing.detail == f"{MISSING}: no python tool (--protocol auto picks json)"
     assert missing.fix == "sudo apt-get install bubblewrap"
     monkeypatch.setattr(autoagent.tools.sandbox, "bwrap_problem", lambda: None)
     monkeypatch.setattr(autoagent.tools.sandbox, "bwrap_path", lambda: "/usr/bin/bwrap")

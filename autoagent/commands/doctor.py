@@ -192,7 +192,7 @@ def check_python_sandbox(sandbox: str = "bwrap") -> Check:
                      "drop --python-sandbox none (AUTOAGENT_PYTHON_SANDBOX) to run it under bubblewrap")
     problem = bwrap_problem()
     if problem is not None:
-        return Check("python sandbox", "warn", f"{problem}: no python tool, and --protocol auto picks json",
+        return Check("python sandbox", "warn", f"{problem}: no python tool (--protocol auto picks json)",
                      INSTALL_HINT if bwrap_path() is None else "allow unprivileged user namespaces, or use "
                      "--python-sandbox none to run code unsandboxed")
     return Check("python sandbox", "ok", f"bubblewrap ({bwrap_path()}): python runs code sandboxed (--protocol auto "

@@ -49,7 +49,7 @@ _OPTIONS = [
     click.option("--role", default=None, envvar="AUTOAGENT_ROLE", show_envvar=True,
                  help="The agent's role in its prompt.  [default: an assistant that completes the user's task "
                       "with tools.]"),
-    click.option("--protocol", type=click.Choice(["auto", "json", "tools", "react", "code"]), default="auto",
+    click.option("--protocol", type=click.Choice(["auto", "json", "tools", "react", "code"]), default="json",
                  envvar="AUTOAGENT_PROTOCOL", show_envvar=True,
                  help="How the model picks tools: json (AutoGPT's Thought/Action JSON), tools (the model's native "
                       "function calling; finishes with final_answer), react (Thought / Action / Action Input "

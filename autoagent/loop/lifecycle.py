@@ -66,7 +66,7 @@ class AgentOptions:
     memory_window: int = 5  # steps shown to the model
     max_parse_retries: int = 3
     compact_thoughts: bool = False  # ask for a one-sentence thought: small models do better
-    protocol: str = "auto"  # json, tools, react or code; auto: code for the embedded model with the sandboxed python
+    protocol: str = "json"  # or tools, react, code; auto: code for the embedded model with the sandboxed python tool
     long_term_memory: LongTermMemory | None = None
     callbacks: Callbacks = None  # LangChain callbacks: every model and tool call
     observers: Sequence[RunObserver] = ()  # every run's events

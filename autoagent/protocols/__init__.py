@@ -1,5 +1,5 @@
-"""How the loop talks to the model: JSON Thought/Action, native tool calls, text ReAct, or Python code; `auto` picks
-code for the embedded model with the sandboxed python tool, JSON otherwise."""
+"""How the loop talks to the model: JSON Thought/Action (default), native tool calls, text ReAct, or Python code;
+`auto` picks code for the embedded model with the sandboxed python tool, JSON otherwise."""
 
 from __future__ import annotations
 
