@@ -43,6 +43,7 @@ from tasks_fresh13 import FRESH_13
 from tasks_fresh14 import FRESH_14
 from tasks_fresh15 import FRESH_15
 from tasks_fresh16 import FRESH_16
+from tasks_fresh17 import FRESH_17
 from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
 
 from autoagent.steps import StepKind
@@ -51,7 +52,8 @@ SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3
           "fresh1": FRESH_1, "fresh2": FRESH_2, "fresh3": FRESH_3, "fresh4": FRESH_4,
           "fresh5": FRESH_5, "fresh6": FRESH_6, "fresh7": FRESH_7, "fresh8": FRESH_8,
           "fresh9": FRESH_9, "fresh10": FRESH_10, "fresh11": FRESH_11, "fresh12": FRESH_12,
-          "fresh13": FRESH_13, "fresh14": FRESH_14, "fresh15": FRESH_15, "fresh16": FRESH_16}
+          "fresh13": FRESH_13, "fresh14": FRESH_14, "fresh15": FRESH_15, "fresh16": FRESH_16,
+          "fresh17": FRESH_17}
 SOURCES = {"main": "bench/tasks.py", "fresh1": "bench/tasks_fresh.py", "fresh2": "bench/tasks_fresh.py",
            "fresh3": "bench/tasks_fresh3.py", "fresh4": "bench/tasks_fresh4.py",
            "fresh5": "bench/tasks_fresh5.py", "fresh6": "bench/tasks_fresh6.py",
@@ -59,7 +61,8 @@ SOURCES = {"main": "bench/tasks.py", "fresh1": "bench/tasks_fresh.py", "fresh2":
            "fresh9": "bench/tasks_fresh9.py", "fresh10": "bench/tasks_fresh10.py",
            "fresh11": "bench/tasks_fresh11.py", "fresh12": "bench/tasks_fresh12.py",
            "fresh13": "bench/tasks_fresh13.py", "fresh14": "bench/tasks_fresh14.py",
-           "fresh15": "bench/tasks_fresh15.py", "fresh16": "bench/tasks_fresh16.py"}
+           "fresh15": "bench/tasks_fresh15.py", "fresh16": "bench/tasks_fresh16.py",
+           "fresh17": "bench/tasks_fresh17.py"}
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 
