@@ -35,7 +35,7 @@ from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
 from .subagents.tool import AgentTool, check_nesting
 from .tool_use.approval import is_read_only
-from .tool_use.effects import Effects
+from .tool_use.effects import Effects, Session, session
 from .tool_use.toolbox import ToolResult
 
 __all__ = ["AgentOptions", "AutoGPT"]
@@ -111,7 +111,7 @@ class AutoGPT(RunLifecycle):
         above = current_caller()  # the run that called this agent as a tool, if one did
         spending = Spending(BudgetGuard(self.budget, meter.price), result.usage, started,
                             above.spending if above else None)
-        with calling(Caller(self, self.identity["ai_name"], events, spending, above)):
+        with calling(Caller(self, self.identity["ai_name"], events, spending, above)), session(Session()):
             result.stop_reason = self._loop(result, memory, events, meter, spending, coach)
         events.on_finishing(result)
         if not result.answer and not result.model_answer:  # else a finish wrote (and checked) its answer

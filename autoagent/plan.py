@@ -23,6 +23,7 @@ from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
 from .reply import FINISH, Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
+from .tool_use.effects import Session, session
 from .tool_use.fence import unfenced
 
 PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "coach", "checks"})
@@ -71,7 +72,7 @@ class PlanAndExecute(RunLifecycle):
             events.on_plan(plan)
             above = current_caller()  # a sub-agent among the tools is charged to this run, and nested in it
             spending = Spending(BudgetGuard(Budget()), result.usage, started, above.spending if above else None)
-            with calling(Caller(self, self.identity["ai_name"], events, spending, above)):
+            with calling(Caller(self, self.identity["ai_name"], events, spending, above)), session(Session()):
                 self._follow(plan, result.task, result, events)
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:

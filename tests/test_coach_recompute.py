@@ -162,3 +162,13 @@ def test_under_the_code_protocol_a_printed_number_stands_when_a_program_written_
     if not finished:
         assert run.stop_reason is StopReason.UNVERIFIED
         assert "printed 251.12 | 248.88, not 280" in run.steps[-1].observation
+
+
+@needs_bwrap
+def test_programs_written_again_start_afresh_without_the_names_the_run_s_programs_left(tmp_path: Path) -> None:
+    own = "Thought: multiply\n```python\ncost = 250 * 1.12\nprint(cost)\n```"
+    drawn = ("```python\nprint(cost)\n```", "```python\nprint(251)\n```")  # the first would agree, given `cost`
+    llm = _Sampled(replies=[own, "Final Answer: They cost 280 euros.", *drawn, "280", "280 euros"])
+    run = AutoGPT(coach="on", protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
+    assert run.steps[0].observation == "280.0"
+    assert not run.finished and run.stop_reason is StopReason.UNVERIFIED

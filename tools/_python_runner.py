@@ -6,27 +6,40 @@ snippet's own lines.
 Code whose statements were joined on one line (a model writing a program into a one-line JSON string) is read
 as the program it spells, one statement a line, and said so; a program that needs no such reading runs as given.
 
+Given a state file, the names earlier programs of the run defined are defined again first, as a notebook keeps them
+(smolagents' CodeAgent keeps its programs' state too): their imports imported again, their functions and classes run
+again from their source, and their other values unpickled. After the code ran, whether it failed or not, its names
+are saved there for the next one. Values that cannot be pickled (open files, generators) are not kept.
+
+When the code fails, the output goes on to show how the workspace files it read begin (a program of a small model
+mostly fails on data it guessed the shape of), or, when it failed to find a file, which files the workspace holds.
+
 A read-only run (the workspace mounted read-only, to learn whether the code changes files before anyone is asked to
 allow it) ends at the code's first step that would change a file in the workspace, with exit status WRITES_REFUSED:
 an audit hook sees it even where the code would catch the error the read-only mount gives.
 
-The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES MODE CODE`
-(MODE: `rw`, or `ro` for a read-only run), maybe on the system's Python rather than autoagent's: it uses nothing
-newer than Python 3.8.
+The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES MODE STATE
+CODE` (MODE: `rw`, or `ro` for a read-only run; STATE: the state file, or empty for none), maybe on the system's
+Python rather than autoagent's: it uses nothing newer than Python 3.8.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import importlib
 import io
 import keyword
 import linecache
 import os
+import pickle
 import sys
 import tokenize
 import traceback
+import types
 
 FILENAME = "<snippet>"
+EARLIER = "<an earlier program>"  # where a function or class an earlier program defined comes from
 # Headers of compound statements: their colon opens a body. The clauses go on at the header's own level.
 COMPOUND = frozenset({"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
                       "async"})
@@ -41,6 +54,12 @@ WRITES_REFUSED = 75  # the exit status of a read-only run whose code set out to 
 CHANGES = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.truncate", "os.chmod", "os.chown",
                      "os.utime", "os.link", "os.symlink", "os.setxattr", "os.removexattr", "shutil.rmtree"})
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+SHOWN_FILES, SHOWN_LINES, LINE_CHARS = 2, 5, 100  # after a failure: the files it read, as they begin
+HEAD_BYTES = 64 * 1024  # the most of a file read to show its start and count its lines
+LISTED_FILES = 20  # after a file was not found: the workspace files named
+MISSING = (FileNotFoundError, IsADirectoryError, NotADirectoryError)
+STATE_BYTES = 16 * 1024**2  # the most the values kept for the next program may take, pickled
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
@@ -58,26 +77,149 @@ def limit(memory_bytes: int, cpu_seconds: int, file_bytes: int) -> None:
         resource.setrlimit(kind, (soft, hard))
 
 
+def _inside(workspace: str, path: object) -> bool:
+    """Whether `path` (a name, not a file descriptor) is `workspace` or a path under it."""
+    if isinstance(path, int) or not isinstance(path, (str, bytes, os.PathLike)):
+        return False  # a file descriptor (opened before) or no path at all
+    name = os.path.abspath(os.fsdecode(path))
+    return name == workspace or name.startswith(workspace.rstrip(os.sep) + os.sep)
+
+
+def _writes(mode: object, flags: object) -> bool:
+    """Whether an `open` audit event's mode (open()) or flags (os.open) open the file to change it."""
+    if isinstance(mode, str):
+        return any(c in mode for c in "wax+")
+    return isinstance(flags, int) and bool(flags & WRITE_FLAGS)
+
+
 def refuse_writes(workspace: str) -> None:
     """From now on, the first step that would change a file under `workspace` (opening one to write, removing,
     renaming, making a folder...) ends the run at once with WRITES_REFUSED. Files elsewhere (/tmp) stay writable."""
 
-    def inside(path: object) -> bool:
-        if isinstance(path, int) or not isinstance(path, (str, bytes, os.PathLike)):
-            return False  # a file descriptor (opened before) or no path at all
-        name = os.path.abspath(os.fsdecode(path))
-        return name == workspace or name.startswith(workspace.rstrip(os.sep) + os.sep)
-
     def hook(event: str, args: tuple) -> None:
         if event == "open" and len(args) >= 3:
-            path, mode, flags = args[:3]
-            writes = any(c in mode for c in "wax+") if isinstance(mode, str) else bool((flags or 0) & WRITE_FLAGS)
-            if writes and inside(path):
+            if _writes(args[1], args[2]) and _inside(workspace, args[0]):
                 os._exit(WRITES_REFUSED)
-        elif event in CHANGES and any(inside(arg) for arg in args[:2]):
+        elif event in CHANGES and any(_inside(workspace, arg) for arg in args[:2]):
             os._exit(WRITES_REFUSED)
 
     sys.addaudithook(hook)
+
+
+def watch_reads(workspace: str) -> list[str]:
+    """The workspace files the code opens to read from now on (their paths in the workspace, first opened first),
+    in a list that grows as it runs."""
+    read: list[str] = []
+
+    def hook(event: str, args: tuple) -> None:
+        if event == "open" and len(args) >= 3 and not _writes(args[1], args[2]) and _inside(workspace, args[0]):
+            name = os.path.relpath(os.path.abspath(os.fsdecode(args[0])), workspace)
+            if name not in read:
+                read.append(name)
+
+    sys.addaudithook(hook)
+    return read
+
+
+def _head(name: str, workspace: str) -> str | None:
+    """How the text file `name` begins: its name, how many lines it has, and its first lines, each cut to LINE_CHARS;
+    None when it cannot be read or is not text."""
+    try:
+        with open(os.path.join(workspace, name), "rb") as file:
+            data = file.read(HEAD_BYTES + 1)
+    except OSError:
+        return None
+    if b"\0" in data:
+        return None
+    lines = data[:HEAD_BYTES].decode("utf-8", "replace").splitlines()
+    if not lines:
+        return f"{name} (empty)"
+    shown = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS] + "..." for line in lines[:SHOWN_LINES]]
+    count = (f"{len(lines)} line" + "s" * (len(lines) != 1)) if len(data) <= HEAD_BYTES else "many lines"
+    which = "all of them" if len(shown) == len(lines) and len(data) <= HEAD_BYTES else f"the first {len(shown)}"
+    return f"{name} ({count}, {which}):\n" + "\n".join("  " + line for line in shown)
+
+
+def _listing(workspace: str) -> list[str]:
+    """The workspace's files (paths in it, folders first walked first), hidden ones aside, at most LISTED_FILES+1."""
+    found: list[str] = []
+    for folder, folders, names in os.walk(workspace):
+        folders[:] = sorted(name for name in folders if not name.startswith("."))
+        for name in sorted(names):
+            if not name.startswith("."):
+                found.append(os.path.relpath(os.path.join(folder, name), workspace))
+            if len(found) > LISTED_FILES:
+                return found
+    return found
+
+
+def show_context(err: BaseException, read: list[str], workspace: str) -> None:
+    """After the code failed: how the files it read begin, or, when a file was not found, what the workspace holds."""
+    read = list(read)  # what the code read, not what is read here
+    notes = [head for head in (_head(name, workspace) for name in read[:SHOWN_FILES]) if head is not None]
+    if notes:
+        sys.stderr.write("[the files it read begin:]\n" + "\n".join(notes) + "\n")
+    if isinstance(err, MISSING):
+        names = _listing(workspace)
+        listed = ", ".join(names[:LISTED_FILES]) + (", ..." if len(names) > LISTED_FILES else "")
+        sys.stderr.write(f"[the workspace holds: {listed or 'no files'}]\n")
+
+
+def load_state(path: str, namespace: dict) -> dict[str, str]:
+    """Define again in `namespace` the names saved in the state file at `path` (nothing when there is none, or it
+    cannot be read); the definitions' sources by name, to be kept on."""
+    try:
+        with open(path, "rb") as file:
+            saved = pickle.load(file)
+    except Exception:  # none yet, or one a program broke: start afresh
+        return {}
+    for name, module in saved.get("modules", {}).items():
+        with contextlib.suppress(Exception):
+            namespace[name] = importlib.import_module(module)
+    definitions = saved.get("definitions", {})
+    for source in definitions.values():
+        with contextlib.suppress(Exception):
+            exec(compile(source, EARLIER, "exec"), namespace)
+    for name, data in saved.get("values", {}).items():
+        with contextlib.suppress(Exception):
+            namespace[name] = pickle.loads(data)
+    return dict(definitions)
+
+
+def definitions_of(tree: ast.Module, text: str) -> dict[str, str]:
+    """The source of each function and class `tree` defines at its top level (decorators included), by name."""
+    lines = text.splitlines(True)
+    found = {}
+    for node in tree.body:
+        if isinstance(node, DEFINITIONS):
+            first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+            found[node.name] = "".join(lines[first - 1:node.end_lineno])
+    return found
+
+
+def save_state(path: str, namespace: dict, definitions: dict[str, str]) -> None:
+    """Save the names of `namespace` the next program will find defined: modules by their names, `definitions`
+    (functions and classes) by their sources, and the values that pickle, up to STATE_BYTES in all."""
+    modules, values, size = {}, {}, 0
+    for name, value in namespace.items():
+        if name.startswith("__") or name in definitions:
+            continue
+        if isinstance(value, types.ModuleType):
+            modules[name] = value.__name__
+            continue
+        if getattr(value, "__module__", None) == "__main__" and isinstance(value, (type, types.FunctionType)):
+            continue  # defined within a block: its source is not kept
+        try:
+            data = pickle.dumps(value, protocol=4)
+        except Exception:
+            continue
+        if size + len(data) <= STATE_BYTES:
+            values[name], size = data, size + len(data)
+    try:
+        with open(path, "wb") as file:
+            pickle.dump({"modules": modules, "definitions": definitions, "values": values}, file, protocol=4)
+    except OSError:
+        pass
 
 
 def _ends(token: tokenize.TokenInfo) -> bool:
@@ -180,8 +322,9 @@ def read(code: str) -> tuple[ast.Module, str]:
             raise err from None
 
 
-def run(code: str) -> int:
-    """Run `code` in a fresh namespace; the exit status (0, or 1 after an error)."""
+def run(code: str, opened: list[str] | None = None, state: str = "") -> int:
+    """Run `code` in a namespace of its own (holding the names of earlier programs, given a `state` file); the exit
+    status (0, or 1 after an error). `opened`: the files it reads (see watch_reads), to show after a failure."""
     try:
         tree, text = read(code)
     except SyntaxError as err:
@@ -197,6 +340,8 @@ def run(code: str) -> int:
     shown = ast.Expression(body=last.value) if isinstance(last, ast.Expr) else None
     bound = _bound(tree.body[-1]) if tree.body and last is None else None
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    definitions = load_state(state, namespace) if state else {}
+    definitions.update(definitions_of(tree, text))
     sys.argv = [FILENAME]
     try:
         exec(compile(tree, FILENAME, "exec"), namespace)
@@ -208,7 +353,11 @@ def run(code: str) -> int:
         raise
     except BaseException as err:  # KeyboardInterrupt and MemoryError too: the code's failure, shown
         traceback.print_exception(type(err), err, err.__traceback__.tb_next if err.__traceback__ else None)
+        show_context(err, opened or [], os.getcwd())
         return 1
+    finally:
+        if state:
+            save_state(state, namespace, definitions)
     return 0
 
 
@@ -230,4 +379,4 @@ if __name__ == "__main__":
     limit(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
     if sys.argv[4] == "ro":
         refuse_writes(os.getcwd())
-    sys.exit(run(sys.argv[5]))
+    sys.exit(run(sys.argv[6], watch_reads(os.getcwd()), sys.argv[5]))

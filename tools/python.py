@@ -1,20 +1,25 @@
-"""The python tool: a snippet run in a fresh interpreter with the workspace as its working directory, under
-bubblewrap (tools/sandbox.py), with limits on its time, memory, CPU time, file sizes and output."""
+"""The python tool: a snippet run in a new interpreter with the workspace as its working directory, under
+bubblewrap (tools/sandbox.py), with limits on its time, memory, CPU time, file sizes and output. Within an agent's
+run, the names a snippet defines are defined again for the next one (its state is kept in a private folder, bound
+into the sandbox); outside a run each starts afresh."""
 
 # No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
 # annotations would be compiled again each time.
 
 import math
 import os
+import shutil
 import signal
 import tempfile
+import weakref
 from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..tool_use.effects import Effects, writes_allowed
+from ..tool_use.effects import Effects, Session, current_session, writes_allowed
 from .sandbox import (
     SANDBOXES,
+    STATE_MOUNT,
     WORKSPACE_MOUNT,
     SandboxUnavailableError,
     bwrap_argv,
@@ -77,6 +82,20 @@ def changes(before: dict[str, tuple[int, int]] | None,
     return "; ".join(f"{label} {', '.join(names)}" for label, names in parts), tuple(sorted(touched))
 
 
+class _States:
+    """The folder each run's programs keep their names in (a new one per run, removed when the run is gone)."""
+
+    def __init__(self) -> None:
+        self._folders: weakref.WeakKeyDictionary[Session, Path] = weakref.WeakKeyDictionary()
+
+    def folder(self, run: Session) -> Path:
+        if run not in self._folders:
+            folder = Path(tempfile.mkdtemp(prefix="autoagent-python-state-"))
+            weakref.finalize(run, shutil.rmtree, folder, True)
+            self._folders[run] = folder
+        return self._folders[run]
+
+
 def _describe(output: str, code: int | None, timeout: float, changed: str = "") -> str:
     """The observation: the output, then how the code ended unless it succeeded, then the files it changed."""
     text = _ended(output, code, timeout)
@@ -111,17 +130,18 @@ def make_python_tool(
         raise ValueError("the python tool's timeout, output cap and memory limit must be positive")
     if sandbox == "bwrap" and (problem := bwrap_problem()) is not None:
         raise SandboxUnavailableError(problem)
-    space, runner = Workspace(workspace), _RUNNER.read_text(encoding="utf-8")
+    space, runner, states = Workspace(workspace), _RUNNER.read_text(encoding="utf-8"), _States()
     limits = [str(memory_bytes), str(math.ceil(timeout)), str(FILE_BYTES)]
     tries_read_only = sandbox == "bwrap"  # only a sandbox can mount the workspace read-only
 
     @tool(parse_docstring=True, response_format="content_and_artifact")
     def python(code: str) -> tuple[str, Effects]:
-        """Run Python code in a fresh interpreter in the workspace; return what it printed and its last value.
+        """Run Python code in the workspace; return what it printed and its last value.
 
         Args:
             code: A Python program, one statement a line; a last expression or assignment has its value shown.
-                It opens workspace files by their names, and cannot read input.
+                It opens workspace files by their names, and cannot read input. Variables, functions and imports
+                of the task's earlier programs are still defined.
         """
         if not code.strip():
             raise ValueError("the code is empty")
@@ -129,11 +149,14 @@ def make_python_tool(
             raise ValueError(f"the code holds a NUL character or is over {MAX_CODE_BYTES:,} bytes")
         executable, extra = interpreter()
         writes = not tries_read_only or writes_allowed()
-        program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, "rw" if writes else "ro", code]
+        run = current_session()
+        kept = states.folder(run) if run is not None else None
+        state = "" if kept is None else str(Path(STATE_MOUNT if sandbox == "bwrap" else kept) / "names.pickle")
+        program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, "rw" if writes else "ro", state, code]
         root = space.root
         if sandbox == "bwrap":
             env = clean_environment("/tmp")
-            command = bwrap_argv(root, env, program, extra, writable=writes)
+            command = bwrap_argv(root, env, program, extra, writable=writes, state=kept)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
         before = snapshot(root)

@@ -20,6 +20,7 @@ from ..protocols.code import FENCE
 from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import Action
 from ..steps import ran
+from ..tool_use.effects import session
 from ..tool_use.toolbox import Toolbox
 
 SAMPLES = 2  # inputs drawn beside the run's own calculation: two of the three ways must come to the number
@@ -93,7 +94,8 @@ def rerun_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samples:
     printed = []
     for drawn in context.inputs(PROGRAMS, samples):
         code = program_of(drawn)
-        result = toolbox.run_read_only(Action(name=PROGRAMS, args={"code": code})) if code else None
+        with session(None):  # afresh: without the names the run's programs left
+            result = toolbox.run_read_only(Action(name=PROGRAMS, args={"code": code})) if code else None
         printed.append(_NUMBER.findall(result.content.replace(",", "")) if result is not None and result.success
                        else [])
     if not any(printed) or any(all(any(_same(number, value) for value in values) for number in stated)

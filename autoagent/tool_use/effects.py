@@ -17,6 +17,29 @@ from dataclasses import dataclass
 _WRITES = ContextVar("workspace_writes", default=True)
 
 
+class Session:
+    """One run's tool calls, for a tool that keeps state between them (the python tool's names): the tool keys what
+    it keeps on this object, and lets it go with it."""
+
+
+_SESSION: ContextVar[Session | None] = ContextVar("tool_session", default=None)
+
+
+def current_session() -> Session | None:
+    """The run the running tool call belongs to; None: outside a run, or a call that must start afresh."""
+    return _SESSION.get()
+
+
+@contextmanager
+def session(value: Session | None) -> Iterator[None]:
+    """Within: tool calls belong to `value` (None: to no run, each starting afresh)."""
+    token = _SESSION.set(value)
+    try:
+        yield
+    finally:
+        _SESSION.reset(token)
+
+
 def writes_allowed() -> bool:
     """Whether the running tool call may change files (False within `read_only`)."""
     return _WRITES.get()
