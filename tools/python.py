@@ -159,11 +159,11 @@ def make_python_tool(
             command = bwrap_argv(root, env, program, extra, writable=writes, state=kept)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
-        before = snapshot(root)
+        before = snapshot(root) if writes else None  # a read-only mount changes nothing: no need to look
         output, status = run_command(command, root, timeout, max_output_chars, env=env)
         if not writes and (status == WRITES_REFUSED or READ_ONLY_ERROR in output):
             return "(not run: it changes workspace files)", Effects(failed=True, needs_to_write=True)
-        changed = changes(before, snapshot(root))
+        changed = changes(before, snapshot(root)) if writes else ("", ())
         text = _describe(output, status, timeout, changed[0] if changed else "")
         return text, Effects(failed=status != 0, changed=changed[1] if changed else None)
 
