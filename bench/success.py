@@ -2,7 +2,7 @@
 --no-memory` (each in a fresh workspace, as the CLI runs it), then each answer and workspace checked.
 
 Run: .venv/bin/python bench/success.py
-         [--suite SET]  (main, heldout1..4 or a fresh set: --help lists them, from SOURCES)
+         [--suite SET]  (main, heldout1..4 or a fresh set: --help lists them, from SETS)
          [--configs json,tools,react,plan] [--model local] [--coach auto|on|off] [--base-url URL]
          [--tasks name,name] [--workers N] [--out bench/out/success.jsonl] [--results bench/RESULTS.md]
 A config is a protocol (loop mode) or `plan` (plan mode). Task success: the check passes. False success: the run
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib
 import json
 import logging
 import os
@@ -27,42 +28,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tasks import RUN_DAY, TASKS, Task
-from tasks_fresh import FRESH_1, FRESH_2
-from tasks_fresh3 import FRESH_3
-from tasks_fresh4 import FRESH_4
-from tasks_fresh5 import FRESH_5
-from tasks_fresh6 import FRESH_6
-from tasks_fresh7 import FRESH_7
-from tasks_fresh8 import FRESH_8
-from tasks_fresh9 import FRESH_9
-from tasks_fresh10 import FRESH_10
-from tasks_fresh11 import FRESH_11
-from tasks_fresh12 import FRESH_12
-from tasks_fresh13 import FRESH_13
-from tasks_fresh14 import FRESH_14
-from tasks_fresh15 import FRESH_15
-from tasks_fresh16 import FRESH_16
-from tasks_fresh17 import FRESH_17
-from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
+from tasks import RUN_DAY, Task
 
 from autoagent.steps import StepKind
 
-SUITES = {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3, "heldout4": HELDOUT_4,
-          "fresh1": FRESH_1, "fresh2": FRESH_2, "fresh3": FRESH_3, "fresh4": FRESH_4,
-          "fresh5": FRESH_5, "fresh6": FRESH_6, "fresh7": FRESH_7, "fresh8": FRESH_8,
-          "fresh9": FRESH_9, "fresh10": FRESH_10, "fresh11": FRESH_11, "fresh12": FRESH_12,
-          "fresh13": FRESH_13, "fresh14": FRESH_14, "fresh15": FRESH_15, "fresh16": FRESH_16,
-          "fresh17": FRESH_17}
-SOURCES = {"main": "bench/tasks.py", "fresh1": "bench/tasks_fresh.py", "fresh2": "bench/tasks_fresh.py",
-           "fresh3": "bench/tasks_fresh3.py", "fresh4": "bench/tasks_fresh4.py",
-           "fresh5": "bench/tasks_fresh5.py", "fresh6": "bench/tasks_fresh6.py",
-           "fresh7": "bench/tasks_fresh7.py", "fresh8": "bench/tasks_fresh8.py",
-           "fresh9": "bench/tasks_fresh9.py", "fresh10": "bench/tasks_fresh10.py",
-           "fresh11": "bench/tasks_fresh11.py", "fresh12": "bench/tasks_fresh12.py",
-           "fresh13": "bench/tasks_fresh13.py", "fresh14": "bench/tasks_fresh14.py",
-           "fresh15": "bench/tasks_fresh15.py", "fresh16": "bench/tasks_fresh16.py",
-           "fresh17": "bench/tasks_fresh17.py"}
+# Each task set: the module of bench/ that holds it, and the list's name there. A fresh set N is FRESH_N of
+# tasks_freshN.py (fresh1 and fresh2 share tasks_fresh.py), found without being listed here.
+SETS = {"main": ("tasks", "TASKS"), **{f"heldout{n}": ("tasks_heldout", f"HELDOUT_{n}") for n in range(1, 5)},
+        "fresh1": ("tasks_fresh", "FRESH_1"), "fresh2": ("tasks_fresh", "FRESH_2"),
+        **{f"fresh{path.stem[len('tasks_fresh'):]}": (path.stem, f"FRESH_{path.stem[len('tasks_fresh'):]}")
+           for path in sorted(Path(__file__).resolve().parent.glob("tasks_fresh[0-9]*.py"),
+                              key=lambda path: int(path.stem[len("tasks_fresh"):]))}}
+
+
+def tasks_of(suite: str) -> list[Task]:
+    """The tasks of the set named `suite`."""
+    module, name = SETS[suite]
+    return getattr(importlib.import_module(module), name)
+
 
 BEGIN, END = "<!-- task-success:begin -->", "<!-- task-success:end -->"
 
@@ -252,10 +235,11 @@ def main() -> None:
                         help="the coach setting of every task (default: none sent, as older code has none)")
     parser.add_argument("--allow-python", action="store_true", help="offer the sandboxed python tool to every task")
     parser.add_argument("--base-url", default=None, help="an OpenAI-compatible server for --model openai:NAME")
-    parser.add_argument("--suite", choices=sorted(SUITES), default="main",
-                        help="the tasks: main (bench/tasks.py), heldout1..4 (bench/tasks_heldout.py) or a fresh set ("
-                             + ", ".join(f"{name}: {path}" for name, path in SOURCES.items() if name != "main")
-                             + "); each module's docstring says whether it is a development set or only measured")
+    parser.add_argument("--suite", choices=list(SETS), default="main", metavar="SET",
+                        help=f"the tasks: main (bench/tasks.py), heldout1..4 (bench/tasks_heldout.py) or a fresh set, "
+                             f"fresh1..{len([name for name in SETS if name.startswith('fresh')])} "
+                             "(bench/tasks_freshN.py; fresh1 and fresh2: bench/tasks_fresh.py); each module's "
+                             "docstring says whether it is a development set or only measured")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/success.jsonl"))
     parser.add_argument("--results", type=Path, default=None, help="write the table into this RESULTS.md")
@@ -279,7 +263,7 @@ def main() -> None:
 
         ThoughtActionProtocol.model = lambda self, llm: llm  # type: ignore[method-assign]
     chosen = {name for name in args.tasks.split(",") if name}
-    tasks = [task for task in SUITES[args.suite] if not chosen or task.name in chosen]
+    tasks = [task for task in tasks_of(args.suite) if not chosen or task.name in chosen]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     by_config: dict[str, list[Outcome]] = {}
     started = time.time()
@@ -306,7 +290,7 @@ def main() -> None:
                    f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                    f"{args.threads or os.cpu_count()} llama.cpp threads, load {load:.1f} at "
                    f"the start: {len(tasks)} tasks of `{args.suite}` "
-                   f"(`{SOURCES.get(args.suite, 'bench/tasks_heldout.py')}`), "
+                   f"(`bench/{SETS[args.suite][0]}.py`), "
                    "run by `autoagent batch --yes --no-memory`, "
                    "each in a fresh workspace. False success: the run said finished but the check failed.\n\n"
                    f"{report}\n\nFailed tasks:\n\n{failures(by_config)}")
