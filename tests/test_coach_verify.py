@@ -827,3 +827,30 @@ def test_a_day_written_out_as_the_tool_showed_it_is_grounded() -> None:
     for answer in ("It is 6 March 2026.", "It is March 6th, 2026.", "是2026年3月6日。", "It is Mar. 6, 2026."):
         assert ungrounded_numbers(answer, task, [read]) == [], answer
     assert [day.isoformat() for _, day in dates_in("from 30 February 2026 to 1 May 2026")] == ["2026-05-01"]
+
+
+def test_the_digits_of_a_name_in_a_call_are_no_figure_of_its_own() -> None:
+    from autoagent.coach.verify import figures, founded, ungrounded_numbers
+
+    code = ('with open("numbers.txt", encoding="utf-8") as f:\n    numbers = [int(line) for line in f]\n'
+            'digest = hashlib.sha256(b"")\nprint(sum(numbers) * 3)')
+    assert figures({"code": code}) == {3.0}  # not 8 of utf-8, nor 256 or 56 of sha256
+    assert figures({"expression": "10-8 + 2.5", "n": 4, "on": True, "rows": ["report-2025.csv", {"x": 7}]}) \
+        == {10.0, 8.0, 2.5, 4.0, 7.0}
+    task = "What is the sum of the numbers in numbers.txt?"
+    summed = call(1, "python", "100", code=code.replace(" * 3", ""))
+    assert founded(task, [summed]) == [summed]
+    assert ungrounded_numbers("The sum of the numbers in numbers.txt is 100.", task, [summed]) == []
+
+
+def test_a_program_s_printed_sum_grounds_the_answer_under_the_code_protocol(tmp_path: Path) -> None:
+    from autoagent.tools import make_python_tool
+
+    (tmp_path / "numbers.txt").write_text("10\n20\n30\n40\n")
+    program = ("Thought: I sum them.\n```python\nwith open('numbers.txt', encoding='utf-8') as f:\n"
+               "    print(sum(int(line) for line in f))\n```")
+    llm = ScriptedChatModel(replies=[program, "Thought: I know the answer.\nFinal Answer: The sum is 100."])
+    result = AutoGPT(llm=llm, tools=[make_python_tool(tmp_path, "none")], protocol="code", coach="on").execute(
+        "What is the sum of the numbers in numbers.txt?")
+    assert result.finished and result.answer == "The sum is 100."
+    assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.FINISH]

@@ -17,6 +17,8 @@ from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 STRUCTURAL = frozenset({0.0, 1.0, 2.0})  # in a call's arguments: `row[1]`, `range(0, n)`, `round(x, 2)`, `x ** 2`
+# A figure in a call's arguments; digits that end a name are none (utf-8, sha256, row2, report-2025.csv)
+_FIGURE = re.compile(r"(?<![A-Za-z0-9_])(?<![A-Za-z_]-)\d+(?:\.\d+)?")
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
 _STATED = re.compile(r"(?<![A-Za-z0-9_.\-/])\d+(?:\.\d+)*(?![A-Za-z0-9_])(?!\.[A-Za-z])")  # in an answer
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
@@ -222,13 +224,28 @@ def founded(known: str, steps: Sequence[Step]) -> list[Step]:
     for step in ran(steps):
         if step.action is None:
             continue
-        taken = {float(number) for number in _NUMBER.findall(json.dumps(step.action.args).replace(",", ""))}
-        taken -= STRUCTURAL  # a program's index or step, not a figure
+        taken = figures(step.action.args) - STRUCTURAL  # a program's index or step is no figure
         if taken and not taken & seen:
             continue
         calls.append(step)
         seen |= taken | {float(number) for number in _NUMBER.findall(step.observation.replace(",", ""))}
     return calls
+
+
+def figures(value: object) -> set[float]:
+    """The figures a call's arguments (`value`: a string, a number, or a list or mapping of them) hold; not the
+    digits of a name (`encoding="utf-8"`, `sha256`, `row2`)."""
+    if isinstance(value, bool):
+        return set()
+    if isinstance(value, (int, float)):
+        return {float(value)}
+    if isinstance(value, str):
+        return {float(number) for number in _FIGURE.findall(value.replace(",", ""))}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(*(figures(item) for item in value))
+    return set()
 
 
 def ungrounded_numbers(answer: str, known: str, steps: Sequence[Step]) -> list[str]:
