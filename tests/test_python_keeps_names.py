@@ -56,6 +56,9 @@ def test_what_a_failed_program_bound_before_its_error_is_kept(tmp_path: Path) ->
         assert "ZeroDivisionError" in tool.invoke({"code": "found = 41\nfound / 0"})
         assert tool.invoke({"code": "found + 1"}) == "42"
         assert tool.invoke({"code": "found = 'redefined'\nfound"}) == "'redefined'"
+        tool.invoke({"code": "def twice(x):\n    return 2 * x\ndef gone():\n    pass"})
+        assert tool.invoke({"code": "del gone\ntwice = twice(21)"}) == "twice = 42"  # a function's name bound anew
+        assert tool.invoke({"code": "print(twice, 'gone' in globals())"}) == "42 False"
 
 
 @pytest.mark.skipif(NO_BWRAP is not None, reason=f"{NO_BWRAP} (.ci/run installs it)")

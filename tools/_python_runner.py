@@ -141,7 +141,7 @@ def _head(name: str, workspace: str) -> str | None:
 
 
 def _listing(workspace: str) -> list[str]:
-    """The workspace's files (paths in it, folders first walked first), hidden ones aside, at most LISTED_FILES+1."""
+    """The workspace's files (paths in it, top folder first), hidden ones aside, at most LISTED_FILES + 1."""
     found: list[str] = []
     for folder, folders, names in os.walk(workspace):
         folders[:] = sorted(name for name in folders if not name.startswith("."))
@@ -153,10 +153,10 @@ def _listing(workspace: str) -> list[str]:
     return found
 
 
-def show_context(err: BaseException, read: list[str], workspace: str) -> None:
+def show_context(err: BaseException, opened: list[str], workspace: str) -> None:
     """After the code failed: how the files it read begin, or, when a file was not found, what the workspace holds."""
-    read = list(read)  # what the code read, not what is read here
-    notes = [head for head in (_head(name, workspace) for name in read[:SHOWN_FILES]) if head is not None]
+    opened = list(opened)  # what the code read, not what is read here
+    notes = [head for head in (_head(name, workspace) for name in opened[:SHOWN_FILES]) if head is not None]
     if notes:
         sys.stderr.write("[the files it read begin:]\n" + "\n".join(notes) + "\n")
     if isinstance(err, MISSING):
@@ -197,17 +197,23 @@ def definitions_of(tree: ast.Module, text: str) -> dict[str, str]:
     return found
 
 
+def _defined_here(value: object) -> bool:
+    """Whether `value` is a function or class a program defined (it does not pickle: its source is kept)."""
+    return isinstance(value, (type, types.FunctionType)) and getattr(value, "__module__", None) == "__main__"
+
+
 def save_state(path: str, namespace: dict, definitions: dict[str, str]) -> None:
     """Save the names of `namespace` the next program will find defined: modules by their names, `definitions`
     (functions and classes) by their sources, and the values that pickle, up to STATE_BYTES in all."""
     modules, values, size = {}, {}, 0
+    definitions = {name: source for name, source in definitions.items() if _defined_here(namespace.get(name))}
     for name, value in namespace.items():
         if name.startswith("__") or name in definitions:
             continue
         if isinstance(value, types.ModuleType):
             modules[name] = value.__name__
             continue
-        if getattr(value, "__module__", None) == "__main__" and isinstance(value, (type, types.FunctionType)):
+        if _defined_here(value):
             continue  # defined within a block: its source is not kept
         try:
             data = pickle.dumps(value, protocol=4)
