@@ -20,18 +20,18 @@ from .checks import named
 from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
 from .events import RunObserver
-from .llm.reply_caps import ReplyCaps, declares, ensure_whole
+from .llm.reply_caps import ReplyCaps, declares, ensure_whole, sampling
 from .loop.answers import answer_from_observations, as_finish
 from .loop.budget import Budget, BudgetGuard, Spending, price_of
 from .loop.context import fit_turn, prompt_limit
-from .loop.finish import FinishReview, write_answer
+from .loop.finish import SAMPLE_TEMPERATURE, FinishReview, write_answer
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import LoopGuard, failed, insists, last_failed
 from .loop.metering import Meter
 from .memory.short_term import ShortTermMemory
 from .protocols import Turn, make_protocol, resolved, tools_for
 from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
-from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
+from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun, ran
 from .subagents.calls import Caller, calling, current_caller
 from .subagents.tool import AgentTool, check_nesting
 from .tool_use.approval import is_read_only
@@ -185,7 +185,16 @@ class AutoGPT(RunLifecycle):
     def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led by the coach to the task's next
         part, or to a tool call right after a finish was sent back, or to the reply format after an unreadable
-        reply; else as the protocol binds it."""
+        reply; else as the protocol binds it. The reply after a failed call sent again is drawn at a temperature,
+        where the model takes one: asked as before, a model that decodes greedily sends it a third time. (A call
+        that worked, sent again, is left to `insists`: the model holds its result for the answer.)"""
+        model = self._held_model(steps, failures, lead)
+        if steps and steps[-1].kind is StepKind.REPEATED and last_failed(steps):
+            return sampling(model, SAMPLE_TEMPERATURE, seed=steps[-1].number)
+        return model
+
+    def _held_model(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
+        """The model as `_model_for` holds it, before any temperature."""
         guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
             if lead else None
         if guided is not None:
@@ -245,12 +254,14 @@ class AutoGPT(RunLifecycle):
 
     def _answer(self, result: RunResult, memory: ShortTermMemory, meter: Meter, coach: Coach | None) -> str:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
-        observation stands; else the finish prompt writes the best answer the tools' results allow (none without
-        a result)."""
+        observation stands; a run that called no tool has none; else the finish prompt writes the best answer the
+        tools' results allow, or the model knows where every call failed (a question of fact, the web out of
+        reach). A reply that is no answer (the finish prompt's own words, a call written out) is none: the last
+        good observation stands, or nothing."""
         if result.stop_reason is StopReason.BUDGET:
             return answer_from_observations(result.steps)
-        if not any(step.kind is StepKind.ACTION and step.success for step in result.steps):
-            return ""  # no tool result to answer from: a small model would copy the finish prompt's own words
+        if not ran(result.steps):
+            return ""  # nothing was done (every reply unreadable, say): nothing to answer from
         written = write_answer(self, result.task, memory, result.steps, meter)
         answer = written.answer if written.usable else answer_from_observations(result.steps)
         return coach.answer_for_stopped_run(answer, result.task, result.steps) if coach else answer

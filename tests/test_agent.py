@@ -16,6 +16,7 @@ from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
 
 from .scripted import ScriptedChatModel, act
+from .test_consistency import _Sampled
 
 
 @tool
@@ -164,12 +165,43 @@ def test_a_repeat_of_a_call_that_failed_asks_for_a_fix_not_a_finish() -> None:
 
 def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
     same = act("explode", reason="x")
-    agent, _ = make_agent(same, same, same, "nothing")
+    agent, llm = make_agent(same, same, same, "The word is bibliothèque.")
 
-    run = agent.execute("explode")
+    run = agent.execute("How do you say library in French?")
 
     assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.REPEATED]
-    assert run.stop_reason is StopReason.LOOP_DETECTED
+    assert run.stop_reason is StopReason.LOOP_DETECTED and not run.finished
+    # every call failed, yet the model may know the answer: the finish prompt writes it, shown as a stopped run's
+    assert run.answer == "The word is bibliothèque." and len(llm.prompts) == 4
+
+
+def test_a_stopped_run_whose_every_call_failed_shows_no_reply_that_is_no_answer() -> None:
+    same = act("explode", reason="x")
+    agent, llm = make_agent(same, same, same, same, same)  # the finish prompt answered with a call, twice
+
+    run = agent.execute("How do you say library in French?")
+
+    assert run.stop_reason is StopReason.LOOP_DETECTED and run.answer == "" and len(llm.prompts) == 5
+
+
+def test_the_reply_after_a_failed_call_sent_again_is_drawn_at_a_temperature() -> None:
+    failed = act("explode", reason="x")
+    llm = _Sampled(replies=[failed, failed, act("multiply", a=6, b=7), act("FINISH"), "It is 42."])
+    run = AutoGPT(llm=llm, tools=[multiply, explode]).execute("What is 6 times 7?")
+
+    assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REPEATED, StepKind.ACTION,
+                                                 StepKind.FINISH]
+    drawn = [number for number, given in enumerate(llm.given) if given.get("temperature")]
+    assert drawn == [2] and llm.given[2]["seed"] == 2  # only the reply after the repeat, seeded by its step
+
+
+def test_the_reply_after_a_call_that_worked_sent_again_is_not_drawn() -> None:
+    worked = act("multiply", a=6, b=7)
+    llm = _Sampled(replies=[worked, worked, worked, "It is 42."])
+    run = AutoGPT(llm=llm, tools=[multiply, explode]).execute("What is 6 times 7?")
+
+    assert run.finished and run.answer == "It is 42."  # the third ask holds the result: a finish (`insists`)
+    assert not any(given.get("temperature") for given in llm.given)
 
 
 def test_a_failed_call_is_tried_again_once_another_call_has_worked_since() -> None:
