@@ -219,3 +219,19 @@ def test_a_number_only_a_note_shows_is_not_written_either(tmp_path: Path) -> Non
     assert result.steps[2].kind is StepKind.REJECTED
     assert "\"5\" is what this run was told about an action" in result.steps[2].observation
     assert (tmp_path / "power.txt").read_text() == "65536" and result.finished
+
+
+def test_a_number_the_request_gives_is_used_only_as_a_whole_figure() -> None:
+    from autoagent.coach.request import read_request
+    from autoagent.coach.verify import unused_mentions
+
+    task = "A trial of 90 days starts on 20 November 2026. What is its last day?"
+    other_day = called(1, "calendar", "2027-01-30 (Saturday)", success=True, expression="2026-11-01 + 90 days")
+    its_day = called(1, "calendar", "2027-02-18 (Thursday)", success=True, expression="2026-11-20 + 90 days")
+    assert unused_mentions(task, [other_day]) == ["20"]  # within 2026, not the day the request gives
+    assert unused_mentions(task, [its_day]) == []
+    task = "Split 1,200 euros over 12 months."  # one number with its thousands separator
+    assert read_request(task).mentions == ("1200", "12")
+    for expression in ("1200 / 12", "1,200 / 12"):
+        shared = called(1, "calculator", "100", success=True, expression=expression)
+        assert unused_mentions(task, [shared]) == [], expression

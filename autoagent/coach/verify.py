@@ -125,7 +125,7 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     """What the task gives that no successful action took as an argument: a part of the task not yet done."""
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
-    numbers = {float(number) for number in _NUMBER.findall(used)}
+    numbers = {float(number) for number in _NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", used))}
     paths = [value for step in succeeded if step.action is not None for value in _places(step.action.args)]
     dated = " ".join(json.dumps(step.action.args) for step in succeeded  # calls that gave a date
                      if step.action is not None and _DATE.search(step.observation))
@@ -143,8 +143,9 @@ def _dated(item: str, dated: str) -> bool:
 
 def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]) -> bool:
     """Whether a successful call took `item`: a folder or file name as (a whole part of) a place it works on, a
-    number or a word anywhere in its arguments (`used`, lower case), a percentage as one ("15%", "0.15", or 15
-    beside a division by 100: "5030 * 15 / 100", not "5030 + 15")."""
+    number as a whole figure in its arguments (`numbers`: the 20 of "20 November" is not in "2026-11-01"), a word
+    anywhere in them (`used`, lower case), a percentage as one ("15%", "0.15", or 15 beside a division by 100:
+    "5030 * 15 / 100", not "5030 + 15")."""
     if is_percent(item):
         share = item[:-1]
         return float(share) / 100 in numbers or (float(share) in numbers and 100.0 in numbers) or bool(
@@ -155,7 +156,9 @@ def _used(item: str, used: str, paths: Sequence[str], numbers: Collection[float]
         return any(item.lower() in path.lower() or fnmatch(path.strip().lower(), item.lower()) for path in paths)
     if _FILE_NAME.fullmatch(item):
         return any(item.lower() in path.lower() for path in paths)
-    return item.lower() in used or bool(_NUMBER.fullmatch(item) and float(item) in numbers)
+    if _NUMBER.fullmatch(item):
+        return float(item) in numbers
+    return item.lower() in used
 
 
 def _places(args: dict[str, object]) -> list[str]:
