@@ -145,7 +145,8 @@ class AutoGPT(RunLifecycle):
                 reply, read, carrier = result.steps[-1].reply, queued.pop(0), _carrier(result.steps)
             else:
                 messages = fit_turn(turn, self.protocol.messages, meter.count, limit)
-                model = self._model_for(result.steps, failures, coach.lead(turn, result.steps) if coach else None)
+                model = self._model_for(result.steps, failures, coach.lead(turn, result.steps) if coach else None,
+                                        redraw=coach is not None and coach.redraws(result.steps))
                 message, tokens = meter.call(model, messages, self.reply_caps.step)
                 decisions, carrier = self._read(number, message), 0
                 reply = message.text
@@ -182,16 +183,14 @@ class AutoGPT(RunLifecycle):
         except ReplyParseError as err:
             return Step(number, StepKind.PARSE_ERROR, message.text, None, self.protocol.explain(err), False)
 
-    def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
+    def _model_for(self, steps: Sequence[Step], failures: int, lead: Lead | None,
+                   redraw: bool = False) -> Runnable[Any, BaseMessage]:
         """The model as this step calls it, where the backend can be held: led by the coach to the task's next
         part, or to a tool call right after a finish was sent back, or to the reply format after an unreadable
-        reply; else as the protocol binds it. The reply after a failed call sent again is drawn at a temperature,
-        where the model takes one: asked as before, a model that decodes greedily sends it a third time. (A call
-        that worked, sent again, is left to `insists`: the model holds its result for the answer.)"""
+        reply; else as the protocol binds it. With `redraw` (the coach's word) the reply is drawn at a
+        temperature, seeded by the step before it."""
         model = self._held_model(steps, failures, lead)
-        if steps and steps[-1].kind is StepKind.REPEATED and last_failed(steps):
-            return sampling(model, SAMPLE_TEMPERATURE, seed=steps[-1].number)
-        return model
+        return sampling(model, SAMPLE_TEMPERATURE, seed=steps[-1].number) if redraw and steps else model
 
     def _held_model(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
         """The model as `_model_for` holds it, before any temperature."""

@@ -17,10 +17,11 @@ from langchain_core.language_models import BaseChatModel
 from ..checks import CheckContext, NamedCheck, Verdict, VerdictKind
 from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
+from ..loop.loop_guard import last_failed
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
-from ..steps import Step, ran
+from ..steps import Step, StepKind, ran
 from ..tool_use.approval import is_read_only
 from ..tool_use.toolbox import Toolbox
 from .edits import edits_verdict
@@ -80,6 +81,14 @@ class Coach:
     def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
         """Where the next step is led, or None."""
         return self.referee.lead(turn, steps)
+
+    def redraws(self, steps: Sequence[Step]) -> bool:
+        """Whether the next reply is drawn at a temperature: the model sent a failed call again (not run: it would
+        fail the same way), and a model that decodes greedily sends it a third time, which stops the run on a
+        loop. Only where the model samples; a call that worked, sent again, is left to `insists` (the model holds
+        its result for the answer)."""
+        last = steps[-1] if steps else None
+        return self.can_sample and last is not None and last.kind is StepKind.REPEATED and last_failed(steps)
 
     def finish_in_disguise(self, decision: ThoughtAndAction, steps: Sequence[Step]) -> ThoughtAndAction | None:
         """A call that only restates the last result (calculator("7006669") right after 7006669), as the finish
