@@ -189,23 +189,14 @@ class AutoGPT(RunLifecycle):
         part, or to a tool call right after a finish was sent back, or to the reply format after an unreadable
         reply; else as the protocol binds it. With `redraw` (the coach's word) the reply is drawn at a
         temperature, seeded by the step before it."""
-        model = self._held_model(steps, failures, lead)
-        return sampling(model, SAMPLE_TEMPERATURE, seed=steps[-1].number) if redraw and steps else model
-
-    def _held_model(self, steps: Sequence[Step], failures: int, lead: Lead | None) -> Runnable[Any, BaseMessage]:
-        """The model as `_model_for` holds it, before any temperature."""
-        guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
-            if lead else None
-        if guided is not None:
-            return guided
         last = steps[-1] if steps else None
         sent_back = last is not None and last.kind is StepKind.REJECTED and last.decision is not None \
             and last.decision.is_finish()
-        if sent_back and self._acting_model is not None:
-            return self._acting_model
-        if failures and self._strict_model is not None:
-            return self._strict_model
-        return self._model
+        guided = self.protocol.guided_model(self.llm, lead.thought_start, lead.takes, lead.avoid, lead.only) \
+            if lead else None
+        model = next(held for held in (guided, self._acting_model if sent_back else None,
+                                       self._strict_model if failures else None, self._model) if held is not None)
+        return sampling(model, SAMPLE_TEMPERATURE, seed=last.number) if redraw and last is not None else model
 
     def _take_step(
         self, number: int, reply: str, decision: ThoughtAndAction, turn: Turn, result: RunResult, loops: LoopGuard,

@@ -21,7 +21,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # 2-5 letters.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
                       r"|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")  # the separator of "1,200"
+THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")  # the separator of "1,200"
 # A folder the request names ("into the archive folder", "the folder named reports", "移到 archive 文件夹"): a
 # given like a file name, written with a trailing "/" ("archive/"); a path must hold it as a whole part.
 _FOLDERS = (re.compile(rf"([A-Za-z0-9_\-]+)\s+{one_of('folder.words', EN)}", re.I),
@@ -90,7 +90,7 @@ class Request:
     @cached_property
     def plain(self) -> str:
         """The text with its numbers' thousands separators dropped ("1,200" is 1200), as arithmetic reads it."""
-        return _THOUSANDS.sub("", self.text)
+        return THOUSANDS.sub("", self.text)
 
     @cached_property
     def mentions(self) -> tuple[str, ...]:
@@ -177,7 +177,7 @@ def _as_given(match: re.Match[str], request: str) -> str:
     """A mention as a given: a number without its thousands separators ("1200" for "1,200"); a number the request
     writes as a percentage is one ("15%" for "15%", "15 percent", "百分之15"), which a call must take as a
     percentage."""
-    given = _THOUSANDS.sub("", match.group(0))
+    given = THOUSANDS.sub("", match.group(0))
     if _NUMBER.fullmatch(given) and (_PERCENT_AFTER.match(request, match.end())
                                      or request[:match.start()].rstrip().endswith(_PERCENT_BEFORE)):
         return f"{given}%"

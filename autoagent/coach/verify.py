@@ -12,7 +12,7 @@ from fnmatch import fnmatch
 from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
-from .request import RELATIVE_DAY, read_request
+from .request import RELATIVE_DAY, THOUSANDS, read_request
 from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -125,7 +125,7 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     """What the task gives that no successful action took as an argument: a part of the task not yet done."""
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
-    numbers = {float(number) for number in _NUMBER.findall(re.sub(r"(?<=\d),(?=\d{3})", "", used))}
+    numbers = {float(number) for number in _NUMBER.findall(THOUSANDS.sub("", used))}
     paths = [value for step in succeeded if step.action is not None for value in _places(step.action.args)]
     dated = " ".join(json.dumps(step.action.args) for step in succeeded  # calls that gave a date
                      if step.action is not None and _DATE.search(step.observation))
