@@ -20,6 +20,7 @@ from .events import RunObserver
 from .llm.call import invoke_model
 from .loop.budget import Budget, BudgetGuard, Spending
 from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
+from .protocols import with_workspace
 from .reply import FINISH, Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
@@ -77,10 +78,11 @@ class PlanAndExecute(RunLifecycle):
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
         """Ask for the chain of tools; re-ask once when it can't be used."""
-        note = ""
+        note, workspace = "", Coach(self.prompts, self.toolbox).workspace() if self.coached else ""
         for _attempt in range(2):
             reply = self._ask(self.prompts.render(
-                "plan", **self.identity, tools=self.toolbox.describe(), task_description=task, plan_note=note
+                "plan", **self.identity, tools=self.toolbox.describe(),
+                task_description=with_workspace(task, workspace), plan_note=note
             ), result)
             try:
                 plan = self._read_plan(reply)

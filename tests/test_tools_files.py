@@ -35,11 +35,12 @@ def tools(workspace: Path) -> dict[str, BaseTool]:
     return {made.name: made for made in file_tools(workspace)}
 
 
-def test_tools_are_named_and_marked(tools: dict[str, BaseTool]) -> None:
+def test_tools_are_named_and_marked(tools: dict[str, BaseTool], workspace: Path) -> None:
     assert list(tools) == NAMES
-    changing = {name for name, made in tools.items() if made.metadata == {"side_effects": True}}
+    changing = {name for name, made in tools.items() if (made.metadata or {}).get("side_effects") is True}
     assert changing == {"write_file", "copy_file", "move_file", "delete_file"}
     assert all(made.metadata is not None and "side_effects" in made.metadata for made in tools.values())
+    assert {(made.metadata or {}).get("workspace") for made in tools.values()} == {str(workspace)}
 
 
 def test_default_tools_bundle_everything(workspace: Path) -> None:

@@ -22,7 +22,7 @@ _BINARY_SNIFF_BYTES = 8192
 # A file is opened without following a final symlink, and without blocking on a named pipe.
 FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
-def _decode(data: bytes, complete: bool) -> str | None:
+def decode_text(data: bytes, complete: bool) -> str | None:
     """UTF-8 text of data (which may stop mid-character unless complete), or None if it looks binary."""
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:
         return None
@@ -152,7 +152,7 @@ def read_quoted(workspace: Workspace, location: Path, shown: str, max_chars: int
     with os_errors("read", shown), opened(workspace, location, shown, os.O_RDONLY) as handle:
         size = os.fstat(handle.fileno()).st_size
         head = handle.read(max_chars * 4 + 4)  # enough bytes for max_chars characters of UTF-8
-    text = _decode(head, complete=len(head) >= size)
+    text = decode_text(head, complete=len(head) >= size)
     if text is None:
         return f"{shown!r} is a binary file ({size:,} bytes); its content is not shown."
     if not text:
@@ -220,7 +220,7 @@ def search_lines(workspace: Workspace, files: Iterable[Path], pattern: str) -> l
             with opened(workspace, location, workspace.show(location), os.O_RDONLY) as handle:
                 if os.fstat(handle.fileno()).st_size > MAX_SEARCHED_FILE_BYTES:
                     continue
-                text = _decode(handle.read(), complete=True)
+                text = decode_text(handle.read(), complete=True)
         except ValueError:  # not a plain file of its own (a pipe, a hard link), or it changed meanwhile
             continue
         for number, line in enumerate((text or "").splitlines(), start=1):

@@ -32,7 +32,7 @@ from .file_access import (
     unchanged,
     walk,
 )
-from .workspace import Workspace
+from .workspace import WORKSPACE_KEY, Workspace
 
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
 MAX_LISTED = 200
@@ -40,9 +40,9 @@ _PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.
 _EXTENSION = re.compile(r"\.\w{1,10}")  # a file ending alone (".tmp"), no name before it
 
 
-def _mark(made: BaseTool, side_effects: bool) -> BaseTool:
-    """Record whether a tool changes anything; the approvals feature reads it."""
-    made.metadata = {"side_effects": side_effects}
+def _mark(made: BaseTool, side_effects: bool, workspace: Path) -> BaseTool:
+    """Record whether a tool changes anything (the approvals feature reads it), and the folder it works in."""
+    made.metadata = {"side_effects": side_effects, WORKSPACE_KEY: str(workspace)}
     return made
 
 
@@ -290,11 +290,11 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         return fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files")
 
     return [
-        _mark(read_file, side_effects=False),
-        _mark(write_file, side_effects=True),
-        _mark(list_files, side_effects=False),
-        _mark(copy_file, side_effects=True),
-        _mark(move_file, side_effects=True),
-        _mark(delete_file, side_effects=True),
-        _mark(search_files, side_effects=False),
+        _mark(read_file, side_effects=False, workspace=workspace),
+        _mark(write_file, side_effects=True, workspace=workspace),
+        _mark(list_files, side_effects=False, workspace=workspace),
+        _mark(copy_file, side_effects=True, workspace=workspace),
+        _mark(move_file, side_effects=True, workspace=workspace),
+        _mark(delete_file, side_effects=True, workspace=workspace),
+        _mark(search_files, side_effects=False, workspace=workspace),
     ]

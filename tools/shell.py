@@ -15,7 +15,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from .workspace import Workspace
+from .workspace import WORKSPACE_KEY, Workspace
 
 SHELL_TIMEOUT_SECONDS = 30.0
 MAX_OUTPUT_CHARS = 4000
@@ -153,5 +153,5 @@ def make_shell_tool(
         return _describe(output, code, timeout)
 
     shell.description += f" Commands are stopped after {timeout:g} s."
-    shell.metadata = {"side_effects": True, "timeout": timeout + TOOLBOX_MARGIN_SECONDS}
+    shell.metadata = {"side_effects": True, "timeout": timeout + TOOLBOX_MARGIN_SECONDS, WORKSPACE_KEY: str(workspace)}
     return shell

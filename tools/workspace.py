@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from langchain_core.tools import BaseTool
+
+WORKSPACE_KEY = "workspace"  # in a tool's metadata: the folder the tool works in
+
 # Open a folder, never through a symlink: a folder swapped for a link after the check is refused, not followed.
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def declared_workspace(tools: Iterable[BaseTool]) -> Path | None:
+    """The folder the first of `tools` to declare one works in (its metadata's WORKSPACE_KEY), or None."""
+    for each in tools:
+        folder = (each.metadata or {}).get(WORKSPACE_KEY)
+        if folder:
+            return Path(folder)
+    return None
 
 
 class OutsideWorkspaceError(ValueError):

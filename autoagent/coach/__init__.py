@@ -23,7 +23,10 @@ from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, ran
 from ..tool_use.approval import is_read_only
+from ..tool_use.fence import quoting_in
 from ..tool_use.toolbox import Toolbox
+from ..tools.overview import overview
+from ..tools.workspace import declared_workspace
 from .edits import edits_verdict
 from .leads import Lead
 from .recompute import recompute_verdict, rerun_verdict
@@ -81,6 +84,19 @@ class Coach:
     def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
         """Where the next step is led, or None."""
         return self.referee.lead(turn, steps)
+
+    def workspace(self) -> str:
+        """The workspace's files in brief (names, sizes, first lines), for the prompt of a run as it begins: a
+        small model otherwise writes its first program for data it imagines (a column that is not there, a line
+        that is not a number). Empty where no tool declares a workspace, or it holds no file."""
+        folder = declared_workspace(self.toolbox.tools.values())
+        if folder is None:
+            return ""
+        try:
+            with quoting_in(self.prompts):
+                return overview(folder, heading=self.prompts.render("workspace_overview").strip())
+        except (OSError, ValueError):  # changed while it was read: the run goes on without it
+            return ""
 
     def redraws(self, steps: Sequence[Step]) -> bool:
         """Whether the next reply is drawn at a temperature: the model sent a failed call again (not run: it would

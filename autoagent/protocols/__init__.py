@@ -10,14 +10,16 @@ from langchain_core.tools import BaseTool
 
 from ..prompts import PromptTemplateBuilder
 from ..tool_use.toolbox import Toolbox
-from .base import Protocol, Turn
+from .base import Protocol, Turn, with_workspace
 from .code import TOOL as CODE_TOOL
 from .code import CodeProtocol
 from .react import ReActProtocol
 from .thought_action import ThoughtActionProtocol
 from .tool_calling import ToolCallingProtocol
 
-__all__ = ["AUTO", "PROTOCOLS", "Protocol", "Turn", "embedded", "make_protocol", "resolved", "tools_for"]
+__all__ = [
+    "AUTO", "PROTOCOLS", "Protocol", "Turn", "embedded", "make_protocol", "resolved", "tools_for", "with_workspace",
+]
 
 PROTOCOLS: dict[str, type[Protocol]] = {
     protocol.name: protocol for protocol in (ThoughtActionProtocol, ToolCallingProtocol, ReActProtocol, CodeProtocol)

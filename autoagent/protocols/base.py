@@ -30,6 +30,17 @@ class Turn:
     rethink: bool = False
     pending: tuple[str, ...] = ()  # numbers and file names the task gives that no successful step has used yet
     failed: bool = False  # the last step's call failed: it ran and failed, or it repeated one that failed
+    workspace: str = ""  # the coach's overview of the workspace's files as the run began, shown after the task
+
+    @property
+    def shown_task(self) -> str:
+        """The task as the prompt shows it: with the workspace's overview after it, where there is one."""
+        return with_workspace(self.task, self.workspace)
+
+
+def with_workspace(task: str, workspace: str) -> str:
+    """`task` as a prompt shows it, followed by the overview of the workspace's files where there is one."""
+    return f"{task}\n\n{workspace}" if workspace else task
 
 
 class Protocol(ABC):
@@ -128,7 +139,7 @@ class TextProtocol(Protocol):
         prompt = format_prompt(
             self._main,
             self.main_template,
-            task_description=turn.task,
+            task_description=turn.shown_task,
             long_term_memory=turn.long_term_memory,
             short_term_memory=self.memory_text(turn),
             step_instruction=self._instruction(turn),

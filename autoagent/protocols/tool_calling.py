@@ -90,7 +90,7 @@ class ToolCallingProtocol(Protocol):
     def messages(self, turn: Turn) -> list[BaseMessage]:
         """System prompt, the task, then each remembered step as a tool call and its result."""
         task = self.prompts.render(
-            "tools_task", task_description=turn.task, long_term_memory=turn.long_term_memory
+            "tools_task", task_description=turn.shown_task, long_term_memory=turn.long_term_memory
         ).strip()
         messages: list[BaseMessage] = [SystemMessage(self._system), HumanMessage(task)]
         note = turn.memory.trim_note(self.prompts)
