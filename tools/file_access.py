@@ -32,15 +32,17 @@ def decode_text(data: bytes, complete: bool) -> str | None:
         return None
 
 
-def walk(workspace: Workspace, directory: Path) -> Iterator[tuple[Path, os.stat_result]]:
+def walk(workspace: Workspace, directory: Path, hidden: bool = True) -> Iterator[tuple[Path, os.stat_result]]:
     """Everything under a resolved folder with its own status (a link's, not its target's), depth first in name
-    order; folders are opened without following links, so a folder swapped for a link is never entered."""
+    order, less what is hidden (a name that begins with a dot, and all under it) unless `hidden`; folders are
+    opened without following links, so a folder swapped for a link is never entered."""
     with workspace.folder(directory, workspace.show(directory)) as descriptor:
-        entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in os.scandir(descriptor))
+        entries = sorted((entry.name, entry.stat(follow_symlinks=False)) for entry in os.scandir(descriptor)
+                         if hidden or not entry.name.startswith("."))
     for name, status in entries:
         yield directory / name, status
         if stat.S_ISDIR(status.st_mode):
-            yield from walk(workspace, directory / name)
+            yield from walk(workspace, directory / name, hidden)
 
 
 @contextmanager

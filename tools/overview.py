@@ -24,12 +24,13 @@ HEADING = "The files in the workspace as the task begins:"
 
 
 def overview(root: Path, heading: str = HEADING, max_files: int = MAX_FILES, head_lines: int = HEAD_LINES) -> str:
-    """The workspace's files under `root`, each with its size and first `head_lines` lines, in one fence after
-    `heading`; empty when `root` is missing or holds no file. Nothing is created, and no link is followed."""
+    """The workspace's files under `root` (not hidden ones: `.git/`, `.env`), each with its size and first
+    `head_lines` lines, in one fence after `heading`; empty when `root` is missing or holds no file. Nothing is
+    created, and no link is followed."""
     if not Path(root).is_dir():
         return ""
     space = Workspace(root)
-    files = [(location, status) for location, status in islice(walk(space, space.root), _MAX_ENTRIES)
+    files = [(location, status) for location, status in islice(walk(space, space.root, hidden=False), _MAX_ENTRIES)
              if stat.S_ISREG(status.st_mode)]
     if not files:
         return ""
