@@ -18,9 +18,7 @@ HEAD_LINES = 5
 LINE_CHARS = 120
 _HEAD_BYTES = 16_384  # what is read of a file: its first lines, and its line count when it is no bigger
 _MAX_ENTRIES = 200  # the walk stops here: a huge workspace is only begun
-
-
-HEADING = "The files in the workspace as the task begins:"
+HEADING = "The files in the workspace as the task begins:"  # the coach gives its own, in the run's language
 
 
 def overview(root: Path, heading: str = HEADING, max_files: int = MAX_FILES, head_lines: int = HEAD_LINES) -> str:

@@ -72,8 +72,9 @@ _OPTIONS = [
                       "on the bundled model served by llama.cpp: valid replies where free ones ran away."),
     click.option("--coach", type=click.Choice(["auto", "on", "off"]), default="auto", envvar="AUTOAGENT_COACH",
                  show_envvar=True,
-                 help="Small-model help (autoagent/coach/): checks that ground a finish in the tools' results and "
-                      "leads that steer a small model to the task's next part. auto: on for the embedded local "
+                 help="Small-model help (autoagent/coach/): checks that ground a finish in the tools' results, "
+                      "leads that steer a small model to the task's next part, and the workspace's files (names, "
+                      "first lines) shown with the task. auto: on for the embedded local "
                       "model and for a model whose name says it has at most 1.5B parameters (qwen2.5:0.5b), off for "
                       "any other; off: the model's own protocol is trusted as given."),
     click.option("--memory/--no-memory", "use_memory", default=True, envvar="AUTOAGENT_MEMORY", show_envvar=True,
