@@ -134,13 +134,12 @@ class AutoGPT(RunLifecycle):
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()
         review = FinishReview(self, memory, meter, long_term, coach)
         rethink, failures, queued = False, 0, list[ThoughtAndAction]()
-        workspace = coach.workspace() if coach and not result.steps else ""  # a resumed run's is no longer so
         first = result.steps[-1].number + 1 if result.steps else 1
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started, tokens = time.monotonic(), (0, 0)
             turn = Turn(task, long_term, memory, rethink, coach.pending(task, result.steps) if coach else (),
-                        failed=last_failed(result.steps), workspace=workspace)
+                        failed=last_failed(result.steps), workspace=coach.workspace if coach and first == 1 else "")
             read: ThoughtAndAction | Step
             if queued:  # the next call of a reply that made several: no model call
                 reply, read, carrier = result.steps[-1].reply, queued.pop(0), _carrier(result.steps)

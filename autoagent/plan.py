@@ -78,7 +78,7 @@ class PlanAndExecute(RunLifecycle):
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
         """Ask for the chain of tools; re-ask once when it can't be used."""
-        note, workspace = "", Coach(self.prompts, self.toolbox).workspace() if self.coached else ""
+        note, workspace = "", Coach(self.prompts, self.toolbox).workspace if self.coached else ""
         for _attempt in range(2):
             reply = self._ask(self.prompts.render(
                 "plan", **self.identity, tools=self.toolbox.describe(),

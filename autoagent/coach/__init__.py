@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 
 from langchain_core.language_models import BaseChatModel
 
@@ -85,10 +86,12 @@ class Coach:
         """Where the next step is led, or None."""
         return self.referee.lead(turn, steps)
 
+    @cached_property
     def workspace(self) -> str:
-        """The workspace's files in brief (names, sizes, first lines), for the prompt of a run as it begins: a
-        small model otherwise writes its first program for data it imagines (a column that is not there, a line
-        that is not a number). Empty where no tool declares a workspace, or it holds no file."""
+        """The workspace's files in brief (names, sizes, first lines), read once, for the prompts of a run that
+        begins now (a resumed run's workspace is no longer as it began): a small model otherwise writes its first
+        program for data it imagines (a column that is not there, a line that is not a number). Empty where no
+        tool declares a workspace, or it holds no file."""
         folder = declared_workspace(self.toolbox.tools.values())
         if folder is None:
             return ""
