@@ -1,4 +1,4 @@
-"""The measured-only sets bench/tasks_fresh3.py to bench/tasks_fresh20.py hold checks that cannot pass by accident:
+"""The measured-only sets bench/tasks_fresh3.py to bench/tasks_fresh21.py hold checks that cannot pass by accident:
 none passes an empty answer or the task's own text as the answer in the untouched workspace. Offline and fast; a
 failure names tasks by their place in the set only, never by their text or name (the sets are measured unseen).
 """
@@ -24,7 +24,7 @@ def _bench(module: str) -> Any:
         sys.path.remove(str(ROOT / "bench"))
 
 
-SETS = range(3, 21)  # fresh3 to fresh20
+SETS = range(3, 22)  # fresh3 to fresh21
 
 
 @pytest.fixture(params=[(f"tasks_fresh{n}", f"FRESH_{n}") for n in SETS], ids=[f"fresh{n}" for n in SETS])
