@@ -126,8 +126,7 @@ class AutoGPT(RunLifecycle):
 
     def _loop(self, result: RunResult, memory: ShortTermMemory, events: RunObserver, meter: Meter,
               spending: Spending, coach: Coach | None) -> StopReason:
-        task, long_term = result.task, self._recall(result.task)
-        loops = LoopGuard(redraws=coach.failed_redraws if coach else 0)
+        task, long_term, loops = result.task, self._recall(result.task), LoopGuard()
         loops.record(result.steps)
         note = spending.guard.price_note()
         if note:

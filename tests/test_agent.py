@@ -11,7 +11,6 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
-from autoagent.coach import FAILED_REDRAWS
 from autoagent.errors import ModelUnavailableError
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
@@ -197,29 +196,6 @@ def test_with_the_coach_the_reply_after_a_failed_call_sent_again_is_drawn_at_a_t
         assert drawn == []
     else:
         assert drawn == [2] and llm.given[2]["seed"] == 2  # only the reply after the repeat, seeded by its step
-
-
-def test_with_the_coach_a_failed_call_sent_again_is_drawn_anew_a_few_more_times_before_the_run_stops() -> None:
-    failed = act("explode", reason="x")
-    llm = _Sampled(replies=[failed] * (3 + FAILED_REDRAWS) + ["It is 42.", *["42"] * 4])
-    run = AutoGPT(llm=llm, tools=[multiply, explode], coach="on").execute("What is 6 times 7?")
-
-    kinds = [step.kind for step in run.steps]
-    assert kinds == [StepKind.ACTION] + [StepKind.REPEATED] * (2 + FAILED_REDRAWS)  # without the coach: 2 repeats
-    assert run.stop_reason is StopReason.LOOP_DETECTED
-    drawn = [given for given in llm.given[:len(kinds)] if given.get("temperature")]
-    assert [given["seed"] for given in drawn] == list(range(2, len(kinds)))  # each reply after a repeat, anew
-
-
-def test_with_the_coach_a_failed_call_mended_by_a_later_draw_goes_on() -> None:
-    failed = act("explode", reason="x")
-    llm = _Sampled(replies=[failed, failed, failed, act("multiply", a=6, b=7), act("FINISH"), "It is 42.",
-                            *["42"] * 4])
-    run = AutoGPT(llm=llm, tools=[multiply, explode], coach="on").execute("What is 6 times 7?")
-
-    assert [step.kind for step in run.steps][:4] == [StepKind.ACTION, StepKind.REPEATED, StepKind.REPEATED,
-                                                     StepKind.ACTION]
-    assert run.finished and "42" in run.answer
 
 
 def test_the_reply_after_a_call_that_worked_sent_again_is_not_drawn() -> None:

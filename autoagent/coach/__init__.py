@@ -40,7 +40,6 @@ __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
 COACH_CHOICES = ("auto", "on", "off")
 CHECKERS = ("calculator", "calendar")  # the tools that check a drafted answer's arithmetic and days, where it has them
 NAME = "coach"  # the name its verdicts carry in the transcript
-FAILED_REDRAWS = 2  # more times a failed call may be sent again (each next reply drawn anew) before a loop stops
 SMALL_BILLIONS = 1.5  # the largest model measured to need the coach (the bundled 1.5B), in billions of parameters
 _SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[bB](?![A-Za-z0-9])")  # "1.5b" in "qwen2.5-coder:1.5b"
 
@@ -77,7 +76,6 @@ class Coach:
         self.prompts = prompts
         self.toolbox = toolbox
         self.can_sample = can_sample  # the model samples at a temperature: a value it states is asked for again
-        self.failed_redraws = FAILED_REDRAWS if can_sample else 0  # the loop guard's patience with a failed call
         self.referee = Referee(prompts, tools, writers, *checkers)
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
@@ -105,9 +103,9 @@ class Coach:
 
     def redraws(self, steps: Sequence[Step]) -> bool:
         """Whether the next reply is drawn at a temperature: the model sent a failed call again (not run: it would
-        fail the same way), and a model that decodes greedily sends it again and again; drawn anew, it may mend
-        the call (`failed_redraws` more tries before the loop guard stops the run). Only where the model samples; a
-        call that worked, sent again, is left to `insists` (the model holds its result for the answer)."""
+        fail the same way), and a model that decodes greedily sends it a third time, which stops the run on a
+        loop. Only where the model samples; a call that worked, sent again, is left to `insists` (the model holds
+        its result for the answer)."""
         last = steps[-1] if steps else None
         return self.can_sample and last is not None and last.kind is StepKind.REPEATED and last_failed(steps)
 

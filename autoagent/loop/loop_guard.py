@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,14 +21,11 @@ class Loop:
 
 
 class LoopGuard:
-    """Remembers the last actions; a repeat forces a rethink, a repeat after a rethink stops the run. With
-    `redraws`, a call that failed may be sent again that many more times before the run stops: where the model
-    samples, each such reply is drawn anew at a temperature (`Coach.redraws`), and one of them may mend the call."""
+    """Remembers the last actions; a repeat forces a rethink, a repeat after a rethink stops the run."""
 
-    def __init__(self, lookback: int = LOOKBACK, redraws: int = 0) -> None:
+    def __init__(self, lookback: int = LOOKBACK) -> None:
         self._recent: deque[tuple[str, Step]] = deque(maxlen=lookback)  # (action signature, step)
-        self._flagged: Counter[str] = Counter()  # how often the model was already told it repeats a signature
-        self.redraws = redraws
+        self._flagged: set[str] = set()  # signatures the model was already told it repeats
 
     def record(self, steps: Iterable[Step]) -> None:
         """Take steps in (the loop's own, or a resumed run's)."""
@@ -37,7 +34,7 @@ class LoopGuard:
                 signature = step.action.signature()
                 self._recent.append((signature, step))
                 if step.kind is StepKind.REPEATED:
-                    self._flagged[signature] += 1
+                    self._flagged.add(signature)
 
     def check(self, action: Action) -> Loop | None:
         """Whether `action` repeats one of the recent actions, and whether the run should stop for it. A call that
@@ -53,8 +50,8 @@ class LoopGuard:
         ran = [step for step in same if step.kind is StepKind.ACTION]
         earlier = (ran or same)[-1]  # the step that ran it, whose observation the rethink note shows
         after_rethink = bool(self._recent) and self._recent[-1][1].kind is StepKind.REPEATED
-        patience = self.redraws if failed(earlier) else 0  # more tries at mending a failed call
-        return Loop(earlier, stop=self._flagged[signature] > patience or (after_rethink and not patience))
+        return Loop(earlier, stop=signature in self._flagged or after_rethink)
+
 
 
 def insists(action: Action, earlier: Step, steps: Sequence[Step]) -> bool:
