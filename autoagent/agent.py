@@ -108,8 +108,6 @@ class AutoGPT(RunLifecycle):
             memory.add(step)
         sampled = declares(self.llm, "temperature")  # a model that can be asked again and answer anew
         coach = Coach(self.prompts, self.toolbox, can_sample=sampled) if self.coached else None
-        if coach is not None and not result.steps:
-            coach.begin()
         above = current_caller()  # the run that called this agent as a tool, if one did
         spending = Spending(BudgetGuard(self.budget, meter.price), result.usage, started,
                             above.spending if above else None)

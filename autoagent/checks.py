@@ -78,8 +78,6 @@ class CheckContext:
                                                                 compare=False)
     sample_input: Callable[[str, int], Sequence[str]] = field(default=lambda tool, count: (), repr=False,
                                                               compare=False)
-    sample_attempt: Callable[[str, int], Sequence[str]] = field(default=lambda tool, count: (), repr=False,
-                                                                compare=False)
     sample_reply: Callable[[str, int], Sequence[str]] = field(default=lambda question, count: (), repr=False,
                                                               compare=False)
 
@@ -111,13 +109,6 @@ class CheckContext:
         nothing, at a temperature with its own seed (for self-consistency of a computation); empty where the run
         cannot draw them."""
         return list(self.sample_input(tool, count))[:count]
-
-    def attempts(self, tool: str, count: int) -> list[str]:
-        """`count` inputs of `tool` (the python tool: a program) that do the whole task anew, the changes it asks
-        for included, on the workspace as the run began, each written without the run's own calls of `tool` in
-        sight, at a temperature with its own seed (for self-consistency of what a run did); empty where the run
-        cannot draw them."""
-        return list(self.sample_attempt(tool, count))[:count]
 
     def ask(self, question: str, count: int) -> list[str]:
         """`count` short replies the model gives to `question`, asked after the task and the tools' results (does

@@ -20,15 +20,13 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def ordered_tokens(text: str) -> list[str]:
-    """The numbers (without thousands separators), words (lower-cased) and Han characters of `text`, in order."""
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text).lower()
-    return [part for token in _TOKEN.findall(text) for part in (_HAN.findall(token) if _HAN.match(token) else [token])]
-
-
 def _tokens(text: str) -> set[str]:
-    """The numbers, words and Han characters of `text` (see `ordered_tokens`)."""
-    return set(ordered_tokens(text))
+    """The numbers (without thousands separators), words (lower-cased) and Han characters of `text`."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text).lower()
+    tokens: set[str] = set()
+    for token in _TOKEN.findall(text):
+        tokens.update(_HAN.findall(token) if _HAN.match(token) else [token])
+    return tokens
 
 
 def added(answer: str, task: str) -> set[str]:

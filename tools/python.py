@@ -28,7 +28,7 @@ from .sandbox import (
     interpreter,
 )
 from .shell import TOOLBOX_MARGIN_SECONDS, run_command
-from .workspace import ELSEWHERE_KEY, WORKSPACE_KEY, Workspace
+from .workspace import WORKSPACE_KEY, Workspace
 
 PYTHON_TIMEOUT_SECONDS = 30.0
 # Its start and end kept, the output and its notes fit the toolbox's 2,000 characters, which would keep the start
@@ -172,7 +172,5 @@ def make_python_tool(
     python.description += (f" Code runs {where}. Only the standard library is sure to be installed. It is stopped "
                            f"after {timeout:g} s, and may use {memory_bytes / 1024**2:g} MiB of memory.")
     python.metadata = {"side_effects": True, "timeout": timeout + TOOLBOX_MARGIN_SECONDS, "sandbox": sandbox,
-                       "tries_read_only": tries_read_only, WORKSPACE_KEY: str(workspace),
-                       ELSEWHERE_KEY: lambda folder: make_python_tool(folder, sandbox, timeout, max_output_chars,
-                                                                      memory_bytes)}
+                       "tries_read_only": tries_read_only, WORKSPACE_KEY: str(workspace)}
     return python

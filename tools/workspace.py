@@ -11,7 +11,6 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 WORKSPACE_KEY = "workspace"  # in a tool's metadata: the folder the tool works in
-ELSEWHERE_KEY = "elsewhere"  # in a tool's metadata: a function giving the same tool working in another folder
 
 # Open a folder, never through a symlink: a folder swapped for a link after the check is refused, not followed.
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)

@@ -32,7 +32,6 @@ from .edits import edits_verdict
 from .leads import Lead
 from .recompute import recompute_verdict, rerun_verdict
 from .referee import Referee, answers_itself
-from .replay import Files, files_in, replay_verdict
 from .request import read_request
 from .verify import Objection, ungrounded_numbers
 
@@ -78,14 +77,6 @@ class Coach:
         self.toolbox = toolbox
         self.can_sample = can_sample  # the model samples at a temperature: a value it states is asked for again
         self.referee = Referee(prompts, tools, writers, *checkers)
-        self.at_start: Files | None = None  # the workspace's files as the run began, where `begin` took them
-
-    def begin(self) -> None:
-        """Take the workspace's files as a run begins (a resumed run's are no longer as it began): a finish's
-        programs drawn anew run on a copy of them (replay.py). Only where the model samples."""
-        folder = declared_workspace(self.toolbox.tools.values())
-        if self.can_sample and folder is not None:
-            self.at_start = files_in(folder) if folder.is_dir() else {}
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet: the step instruction names it."""
@@ -175,21 +166,16 @@ class Coach:
     def _unsure(self, context: CheckContext, answer: str) -> Verdict | None:
         """A verdict on a finish the model may not give again (self-consistency), or None: a file it wrote must be
         written again the same where it worked it out from what it read, in the same shape where it made it up
-        (edits.py: or the agent writes what two fresh drafts agree on), what the run's programs did to the files
-        must be done again by a program written anew for the whole task (replay.py), and the answer to a request
-        that asks for no change (whose outcome is the answer, not the workspace) must come to the same number when
-        the model works out a calculation it rests on again, or writes a program that prints the same numbers as the
-        run's (recompute.py), and agree with short answers sampled from the same results, on its numbers where it
-        states any.
+        (edits.py: or the agent writes what two fresh drafts agree on), and the answer to a request that asks for
+        no change (whose outcome is the answer, not the workspace) must come to the same number when the model
+        works out a calculation it rests on again, or writes a program that prints the same numbers as the run's
+        (recompute.py), and agree with short answers sampled from the same results, on its numbers where it states
+        any.
         `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
         held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(context, self.referee.writers, self.prompts)
-        if edited is not None:
+        if edited is not None or read_request(context.task).names_change:
             return edited
-        replayed = replay_verdict(context, self.toolbox, self.at_start, answer)
-        if replayed is not None or read_request(context.task).names_change:
-            return replayed if replayed is None or answer == context.answer else \
-                Verdict.stop(replayed.note, replayed.reason, answer)
         worked_out = recompute_verdict(context, self.toolbox, answer) or rerun_verdict(context, self.toolbox, answer)
         if worked_out is not None:
             return worked_out if answer == context.answer else Verdict.stop(worked_out.note, worked_out.reason, answer)

@@ -119,17 +119,6 @@ def sample_inputs(agent: Finisher, task: str, steps: Sequence[Step], tool: str, 
     return [text.strip() for text in _draw(agent, prompt, meter, count, first_seed, cap)]
 
 
-def sample_attempts(agent: Finisher, task: str, steps: Sequence[Step], tool: str, workspace: str, meter: Meter,
-                    count: int) -> list[str]:
-    """`count` inputs of `tool` (the python tool: a program) that do the whole task anew, changes included, from the
-    workspace's files as the run began (`workspace`, in brief) and the results of the calls of other tools that
-    changed nothing, each written at a temperature with its own seed (the run's own calls of `tool` are not shown:
-    a program that does what the run did was written again, not copied)."""
-    prompt = agent.prompts.render("program_anew", task_description=task, workspace=workspace,
-                                  short_term_memory=_looked(agent, steps, leaving_out=tool).render(agent.prompts))
-    return [text.strip() for text in _draw(agent, prompt, meter, count, 1, agent.reply_caps.step)]
-
-
 def _looked(agent: Finisher, steps: Sequence[Step], leaving_out: str = "") -> ShortTermMemory:
     """The steps whose calls worked and changed nothing (but those of the tool `leaving_out`), as a memory."""
     looked = ShortTermMemory(max(len(steps), 1))
@@ -207,14 +196,6 @@ class FinishReview:
                 inputs[tool] = sample_inputs(self.agent, task, steps, tool, self.meter, count)
             return inputs[tool][:count]
 
-        attempts: dict[str, list[str]] = {}
-
-        def sample_attempt(tool: str, count: int) -> list[str]:  # drawn once a finish for each tool
-            if len(attempts.get(tool, ())) < count:
-                workspace = self.coach.workspace if self.coach else ""
-                attempts[tool] = sample_attempts(self.agent, task, steps, tool, workspace, self.meter, count)
-            return attempts[tool][:count]
-
         replies: dict[str, list[str]] = {}
 
         def sample_reply(question: str, count: int) -> list[str]:  # asked once a finish, however many checks ask
@@ -223,8 +204,7 @@ class FinishReview:
             return replies[question][:count]
 
         context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample,
-                               sample_content=sample_content, sample_input=sample_input, sample_attempt=sample_attempt,
-                               sample_reply=sample_reply)
+                               sample_content=sample_content, sample_input=sample_input, sample_reply=sample_reply)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer
