@@ -11,7 +11,7 @@ from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import BaseMessage
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
@@ -223,14 +223,6 @@ class AutoGPT(RunLifecycle):
         loop = loops.check(decision.action)
         if loop is not None and loop.stop and insists(decision.action, loop.earlier, steps):
             return review.review(number, reply, as_finish(decision), turn.task, result, events, callbacks)
-        if coach is not None and loop is not None and not loop.stop:  # a failed program sent again: put right
-            def ask(prompt: str) -> str:
-                return review.meter.call(self.llm, [HumanMessage(prompt)], self.reply_caps.step)[0].text
-
-            mended = coach.repair(turn.task, decision.action, loop.earlier, ask)
-            if mended is not None:
-                return self.run_own(number, reply, mended.name, dict(mended.args), decision.thought.text, events,
-                                    callbacks, check="coach")
         if loop is not None:
             note = self.prompts.render(
                 "repeated_failure" if failed(loop.earlier) else "repeated_action", number=str(loop.earlier.number),

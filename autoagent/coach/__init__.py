@@ -10,7 +10,7 @@ Each verdict it gives that changes a run's course is a step of the transcript na
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 
 from langchain_core.language_models import BaseChatModel
@@ -18,10 +18,9 @@ from langchain_core.language_models import BaseChatModel
 from ..checks import CheckContext, NamedCheck, Verdict, VerdictKind
 from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
-from ..loop.loop_guard import failed, last_failed
+from ..loop.loop_guard import last_failed
 from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
-from ..protocols.code import TOOL as PROGRAMS
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, ran
 from ..tool_use.approval import is_read_only
@@ -31,7 +30,7 @@ from ..tools.overview import overview
 from ..tools.workspace import declared_workspace
 from .edits import edits_verdict
 from .leads import Lead
-from .recompute import program_of, recompute_verdict, rerun_verdict
+from .recompute import recompute_verdict, rerun_verdict
 from .referee import Referee, answers_itself
 from .request import read_request
 from .verify import Objection, ungrounded_numbers
@@ -78,7 +77,6 @@ class Coach:
         self.toolbox = toolbox
         self.can_sample = can_sample  # the model samples at a temperature: a value it states is asked for again
         self.referee = Referee(prompts, tools, writers, *checkers)
-        self.repaired: set[str] = set()  # the failed programs already put right once
 
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet: the step instruction names it."""
@@ -110,22 +108,6 @@ class Coach:
         its result for the answer)."""
         last = steps[-1] if steps else None
         return self.can_sample and last is not None and last.kind is StepKind.REPEATED and last_failed(steps)
-
-    def repair(self, task: str, action: Action, earlier: Step, draw: Callable[[str], str]) -> Action | None:
-        """A failed program sent again, put right: the model is shown the program and what it gave, and asked for it
-        with the fault mended (`draw` asks the model a prompt), once a program; None for another call, one whose
-        last run did not fail, one already put right, or a reply that gives the same program back. A small model
-        told only that its program failed mostly sends it once more, and the run stops on a loop."""
-        code = action.args.get("code")
-        if action.name != PROGRAMS or not isinstance(code, str) or not failed(earlier) \
-                or action.signature() in self.repaired:
-            return None
-        self.repaired.add(action.signature())
-        prompt = self.prompts.render("program_repair", task_description=task, workspace=self.workspace,
-                                     code=code.strip(), observation=earlier.observation)
-        mended = program_of(draw(prompt))
-        return Action(name=action.name, args={**action.args, "code": mended}) if mended and mended != code.strip() \
-            else None
 
     def finish_in_disguise(self, decision: ThoughtAndAction, steps: Sequence[Step]) -> ThoughtAndAction | None:
         """A call that only restates the last result (calculator("7006669") right after 7006669), as the finish
