@@ -10,7 +10,7 @@ Each verdict it gives that changes a run's course is a step of the transcript na
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 from langchain_core.language_models import BaseChatModel
@@ -20,7 +20,7 @@ from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
 from ..loop.loop_guard import last_failed
 from ..prompts import PromptTemplateBuilder
-from ..protocols import Turn
+from ..protocols import Turn, with_workspace
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, ran
 from ..tool_use.approval import is_read_only
@@ -100,6 +100,12 @@ class Coach:
                 return overview(folder, heading=self.prompts.render("workspace_overview").strip())
         except (OSError, ValueError):  # changed while it was read: the run goes on without it
             return ""
+
+    def preface(self, task: str, write_notes: Callable[[str], str]) -> str:
+        """What the prompts of a run that begins now show after the task: the workspace's overview, then the
+        model's own notes on the task, which `write_notes` has it write from the task as shown (notes.py)."""
+        notes = write_notes(with_workspace(task, self.workspace))
+        return "\n\n".join(part for part in (self.workspace, notes) if part)
 
     def redraws(self, steps: Sequence[Step]) -> bool:
         """Whether the next reply is drawn at a temperature: the model sent a failed call again (not run: it would
