@@ -12,7 +12,7 @@ from langchain_core.messages import HumanMessage
 from ..loop.metering import Meter
 from ..prompts import PromptTemplateBuilder
 
-NOTES_TOKENS = 160  # six short lines
+NOTES_TOKENS = 120  # three short lines
 NOTES_CHARS = 800  # what the step prompt shows of them at most
 
 
