@@ -137,7 +137,7 @@ class AutoGPT(RunLifecycle):
         rethink, failures, queued = False, 0, list[ThoughtAndAction]()
         first = result.steps[-1].number + 1 if result.steps else 1
         preface = coach.preface(task, lambda shown: write_notes(self.llm, self.prompts, shown, meter)) \
-            if coach and first == 1 else ""
+            if coach and first == 1 and self.protocol.takes_notes else coach.workspace if coach and first == 1 else ""
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started, tokens = time.monotonic(), (0, 0)

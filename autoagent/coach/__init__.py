@@ -20,7 +20,7 @@ from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
 from ..loop.loop_guard import last_failed
 from ..prompts import PromptTemplateBuilder
-from ..protocols import Turn, with_workspace
+from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, ran
 from ..tool_use.approval import is_read_only
@@ -103,8 +103,8 @@ class Coach:
 
     def preface(self, task: str, write_notes: Callable[[str], str]) -> str:
         """What the prompts of a run that begins now show after the task: the workspace's overview, then the
-        model's own notes on the task, which `write_notes` has it write from the task as shown (notes.py)."""
-        notes = write_notes(with_workspace(task, self.workspace))
+        model's own notes on the task, which `write_notes` has it write from the task (notes.py)."""
+        notes = write_notes(task)
         return "\n\n".join(part for part in (self.workspace, notes) if part)
 
     def redraws(self, steps: Sequence[Step]) -> bool:

@@ -17,14 +17,9 @@ NOTES_CHARS = 800  # what the step prompt shows of them at most
 
 
 def write_notes(llm: BaseChatModel, prompts: PromptTemplateBuilder, task: str, meter: Meter) -> str:
-    """The model's notes on `task` (shown with the workspace's overview), under their heading; empty where the
-    model wrote none."""
+    """The model's notes on `task`, under their heading; empty where the model wrote none."""
     prompt = prompts.render("task_notes", task_description=task)
-    notes = meter.call(llm, [HumanMessage(prompt)], NOTES_TOKENS)[0].text.strip()[:NOTES_CHARS]
-    import os
-    if os.environ.get("NOTES_DEBUG"):
-        with open(os.environ["NOTES_DEBUG"], "a", encoding="utf-8") as f:
-            f.write(f"=== {task[:80]!r}\n{notes}\n")
+    notes = meter.call(llm, [HumanMessage(prompt)], NOTES_TOKENS)[0].text.strip().split("\n\n")[0][:NOTES_CHARS]
     if not notes:
         return ""
     return f"{prompts.render('task_notes_heading').strip()}\n{notes}"
