@@ -18,7 +18,6 @@ from langchain_core.tools import BaseTool
 
 from .checks import named
 from .coach import Coach, Lead, coach_wanted
-from .coach.notes import write_notes
 from .errors import AutoAgentError
 from .events import RunObserver
 from .llm.reply_caps import ReplyCaps, declares, ensure_whole, sampling
@@ -136,13 +135,11 @@ class AutoGPT(RunLifecycle):
         review = FinishReview(self, memory, meter, long_term, coach)
         rethink, failures, queued = False, 0, list[ThoughtAndAction]()
         first = result.steps[-1].number + 1 if result.steps else 1
-        preface = coach.preface(task, lambda shown: write_notes(self.llm, self.prompts, shown, meter)) \
-            if coach and first == 1 and self.protocol.takes_notes else coach.workspace if coach and first == 1 else ""
         for number in range(first, first + self.max_thought_steps):
             events.on_thinking(number, first + self.max_thought_steps - 1)
             step_started, tokens = time.monotonic(), (0, 0)
             turn = Turn(task, long_term, memory, rethink, coach.pending(task, result.steps) if coach else (),
-                        failed=last_failed(result.steps), workspace=preface)
+                        failed=last_failed(result.steps), workspace=coach.workspace if coach and first == 1 else "")
             read: ThoughtAndAction | Step
             if queued:  # the next call of a reply that made several: no model call
                 reply, read, carrier = result.steps[-1].reply, queued.pop(0), _carrier(result.steps)

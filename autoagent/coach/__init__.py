@@ -10,7 +10,7 @@ Each verdict it gives that changes a run's course is a step of the transcript na
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 
 from langchain_core.language_models import BaseChatModel
@@ -100,12 +100,6 @@ class Coach:
                 return overview(folder, heading=self.prompts.render("workspace_overview").strip())
         except (OSError, ValueError):  # changed while it was read: the run goes on without it
             return ""
-
-    def preface(self, task: str, write_notes: Callable[[str], str]) -> str:
-        """What the prompts of a run that begins now show after the task: the workspace's overview, then the
-        model's own notes on the task, which `write_notes` has it write from the task (notes.py)."""
-        notes = write_notes(task)
-        return "\n\n".join(part for part in (self.workspace, notes) if part)
 
     def redraws(self, steps: Sequence[Step]) -> bool:
         """Whether the next reply is drawn at a temperature: the model sent a failed call again (not run: it would

@@ -48,7 +48,6 @@ class Protocol(ABC):
 
     name: ClassVar[str]
     parse_error_template: ClassVar[str] = "parse_error"
-    takes_notes: ClassVar[bool] = False  # under the coach, the model writes notes on the task before its first step
 
     def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
         self.prompts = prompts

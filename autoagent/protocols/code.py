@@ -41,7 +41,6 @@ class CodeProtocol(TextProtocol):
     memory_template = "code_step"  # a program that ran; code_answer_step: an answer; code_reply_step: unreadable
     parse_error_template = "code_parse_error"
     pending_template = "code_pending_mentions"
-    takes_notes = True
 
     def __init__(self, prompts: PromptTemplateBuilder, toolbox: Toolbox, identity: dict[str, str]) -> None:
         if toolbox.find(TOOL) is None:
