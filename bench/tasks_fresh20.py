@@ -1,9 +1,10 @@
 # ruff: noqa: RUF001  (Chinese punctuation in the tasks, as people write them)
-"""`fresh20` (24 tasks, 4 of them in Chinese): a held-out task set that is MEASURED ONLY.
+"""`fresh20` (24 tasks, 4 of them in Chinese): a DEVELOPMENT set since 2026-12-05.
 
-It was written blind, by a helper, on 2026-12-04, before any change it measures, and has never been run yet. Whoever
-changes the agent must not read it (neither its tasks nor its failures), and nobody tunes to it. Report it as numbers
-only; once it has been worked on, write a new set.
+It was written blind, by a helper, on 2026-12-04, before any change it measures, and was measured only (numbers, no
+task or failure read) through five runs under `--protocol code`. On 2026-12-05 its tasks and the traces of those runs
+were read to find what to change next, so from then on it is a development set: a change it shaped is judged on sets
+nobody has read (bench/RESULTS.md says which).
 
 Run: `python bench/success.py --suite fresh20 --configs json`. No task needs the network. Every expected value is
 computed here from the task's files or given values; every expected date and weekday is computed from the given ones
