@@ -80,8 +80,6 @@ class CheckContext:
                                                               compare=False)
     sample_reply: Callable[[str, int], Sequence[str]] = field(default=lambda question, count: (), repr=False,
                                                               compare=False)
-    judge: Callable[[str, str], float | None] = field(default=lambda system, question: None, repr=False,
-                                                      compare=False)
 
     @classmethod
     def of(cls, task: str, steps: Sequence[Step], answer: str, tools: Sequence[str] = ()) -> CheckContext:
@@ -117,13 +115,6 @@ class CheckContext:
         the task ask for a change?), each drawn at a temperature with its own seed; empty where the run cannot draw
         them."""
         return list(self.sample_reply(question, count))[:count]
-
-    def confidence(self, system: str, question: str) -> float | None:
-        """The model's log-odds that its reply to `question` (under the system message `system`, with nothing of
-        the run but what the question says) begins "Yes" rather than "No", read from its next-token logits
-        without generating; None where the model gives none (a model behind an API, a scripted one, a context
-        built by `of`)."""
-        return self.judge(system, question)
 
     def with_answer(self, answer: str) -> CheckContext:
         """The same context with `answer` as the draft (a check put it in place of the model's)."""

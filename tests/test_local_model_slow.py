@@ -117,20 +117,3 @@ def test_a_token_listener_gets_the_reply_as_it_is_written_with_the_same_usage(mo
 
     assert len(listener.tokens) > 5 and "".join(listener.tokens) == streamed.content == plain.content
     assert streamed.usage_metadata == plain.usage_metadata
-
-
-FACTS = [("Is Paris the capital of France?", "Is Madrid the capital of France?"),
-         ("Is 7 a prime number?", "Is 8 a prime number?"),
-         ("Does a week have seven days?", "Does a week have ten days?"),
-         ("Is water wet?", "Is fire cold?")]
-
-
-def test_yes_log_odds_lean_to_yes_for_what_is_true(model: ChatLocalLlama) -> None:
-    """The coach's self-check reads this score: a true statement must lean further to yes than a false one, and a
-    reply generated after the scoring must not see its context (the shared Llama is reset and restored)."""
-    system = SystemMessage("Reply with one word: Yes or No.")
-    ordered = [model.yes_log_odds([system, HumanMessage(true)]) > model.yes_log_odds([system, HumanMessage(false)])
-               for true, false in FACTS]
-    assert sum(ordered) >= len(FACTS) - 1, ordered  # a rate: one pair may tie or flip on another CPU
-    reply, _ = _timed(model, [HumanMessage("Reply with the word OK.")])
-    assert "ok" in str(reply.content).lower()

@@ -33,7 +33,6 @@ from .leads import Lead
 from .recompute import recompute_verdict, rerun_verdict
 from .referee import Referee, answers_itself
 from .request import read_request
-from .self_check import self_check_verdict
 from .verify import Objection, ungrounded_numbers
 
 __all__ = ["COACH_CHOICES", "Coach", "Lead", "coach_wanted"]
@@ -128,18 +127,7 @@ class Coach:
 
     def check(self, long_term_memory: str) -> NamedCheck:
         """The coach's check of a finish, for a run whose prompt showed `long_term_memory`."""
-        return NamedCheck(NAME, lambda context: self._doubted(context, self._review_finish(context, long_term_memory)))
-
-    def _doubted(self, context: CheckContext, verdict: Verdict) -> Verdict:
-        """An accepted answer the model itself scores too low (self_check.py), as a stop showing it unsure; any
-        other verdict as it is."""
-        if verdict.kind is not VerdictKind.ACCEPT:
-            return verdict
-        answer = verdict.answer if verdict.answer is not None else context.answer
-        doubt = self_check_verdict(context.with_answer(answer), self.prompts)
-        if doubt is None:
-            return verdict
-        return Verdict.stop(doubt.note, doubt.reason, verdict.answer)
+        return NamedCheck(NAME, lambda context: self._review_finish(context, long_term_memory))
 
     def _review_finish(self, context: CheckContext, long_term_memory: str) -> Verdict:
         """The referee's review of a finish as a verdict: sent back with its note, a tool the agent runs first

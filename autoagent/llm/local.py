@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import atexit
 import importlib.util
-import math
 import os
 import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -123,21 +122,6 @@ class ChatLocalLlama(BaseChatModel):
         llama = self.llama()
         framing = 5  # <|im_start|>role\n ... <|im_end|>\n
         return sum(len(llama.tokenize(message.text.encode("utf-8"), add_bos=False)) + framing for message in messages)
-
-    def yes_log_odds(self, messages: Sequence[BaseMessage]) -> float:
-        """The log-odds that the model's reply to `messages` begins "Yes" rather than "No" (each spelled as the
-        model may: "Yes", "yes", " Yes"), read from the next token's logits after the prompt the GGUF's chat
-        template makes of them; no token is generated."""
-        import llama_cpp
-
-        chat_messages = to_chat_messages(messages)
-        with self._held(chat_messages, {}) as llm:
-            tokens = llm.tokenize(_chat_prompt(llm, chat_messages).encode("utf-8"), add_bos=False, special=True)
-            llm.reset()
-            llm.eval(tokens[-(self.n_ctx - 1):])
-            logits = llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1)
-            yes, no = ([float(logits[_first_token(llm, word)]) for word in words] for words in _YES_NO)
-        return _logsumexp(yes) - _logsumexp(no)
 
     def _call_params(self, stop: list[str] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Arguments for `create_chat_completion`; kwargs (e.g. response_format) override the defaults."""
@@ -277,36 +261,6 @@ def _delta(raw: dict[str, Any]) -> tuple[str, str | None]:
     """The text and the finish reason (None until the last) of one chunk of llama.cpp's streamed completion."""
     choice = raw["choices"][0] if raw.get("choices") else {}
     return (choice.get("delta") or {}).get("content") or "", choice.get("finish_reason")
-
-
-_YES_NO = (("Yes", "yes", " Yes"), ("No", "no", " No"))
-
-
-def _first_token(llm: Any, word: str) -> int:
-    """The first token of `word` in the model's vocabulary."""
-    return int(llm.tokenize(word.encode("utf-8"), add_bos=False)[0])
-
-
-def _chat_prompt(llm: Any, chat_messages: list[dict[str, Any]]) -> str:
-    """The prompt text llama.cpp's chat completion would make of `chat_messages` with the GGUF's own chat
-    template, the assistant's turn open (ChatML where the GGUF has no template)."""
-    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-
-    template = llm.metadata.get("tokenizer.chat_template") or _CHATML
-    eos, bos = llm.token_eos(), llm.token_bos()
-    formatter = Jinja2ChatFormatter(template=template, eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
-                                    bos_token=llm._model.token_get_text(bos) if bos != -1 else "")
-    return str(formatter(messages=cast(Any, chat_messages)).prompt)
-
-
-_CHATML = ("{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
-           "{% endfor %}<|im_start|>assistant\n")
-
-
-def _logsumexp(values: Sequence[float]) -> float:
-    """log(sum(exp(v))) without overflow."""
-    top = max(values)
-    return top + math.log(sum(math.exp(value - top) for value in values))
 
 
 def _open_llama(model_path: str, n_ctx: int, n_threads: int | None) -> Any:

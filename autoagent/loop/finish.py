@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from langchain_core.callbacks import Callbacks
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from ..checks import CheckContext, NamedCheck, VerdictKind
 from ..events import RunObserver
@@ -203,16 +203,8 @@ class FinishReview:
                 replies[question] = ask_model(self.agent, task, self.memory, question, self.meter, count)
             return replies[question][:count]
 
-        judged: dict[tuple[str, str], float | None] = {}
-
-        def judge(system: str, question: str) -> float | None:  # scored once a finish for each question
-            if (system, question) not in judged:
-                judged[system, question] = self.meter.yes_log_odds([SystemMessage(system), HumanMessage(question)])
-            return judged[system, question]
-
         context = CheckContext(task, steps, draft, tuple(self.agent.toolbox.tools), sample=sample,
-                               sample_content=sample_content, sample_input=sample_input, sample_reply=sample_reply,
-                               judge=judge)
+                               sample_content=sample_content, sample_input=sample_input, sample_reply=sample_reply)
         # the core: a draft that is no answer, asked twice, is no finish; the last result stands, as unsure
         if not self.coach and (not context.answer or not written[0].usable):
             result.answer, result.model_answer = answer_from_observations(steps), written[0].answer

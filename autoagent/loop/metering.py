@@ -39,16 +39,6 @@ class Meter:
         """The prompt's size in tokens."""
         return count_tokens(self.llm, messages)
 
-    def yes_log_odds(self, messages: list[BaseMessage]) -> float | None:
-        """The model's log-odds that its reply to `messages` begins "Yes" rather than "No", where it can tell
-        (the embedded model: `ChatLocalLlama.yes_log_odds`), else None; the prompt's tokens count as used."""
-        scorer = getattr(self.llm, "yes_log_odds", None)
-        if scorer is None:
-            return None
-        odds = float(scorer(messages))
-        self.usage.input_tokens += self.count(messages)
-        return odds
-
     def call(
         self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage], reply_tokens: int = DEFAULT_STEP_TOKENS
     ) -> tuple[BaseMessage, tuple[int, int]]:
