@@ -96,14 +96,19 @@ def main() -> None:
     args = parser.parse_args()
     scorer = Scorer(args.threads)
     rows: list[dict[str, Any]] = []
+    texts: dict[str, dict[str, str]] = {}  # per set, each task's text by name: a set's module is read once
     for path in args.records:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            suite = record.get("suite") or "main"
-            task = {task.name: task for task in tasks_of(suite)}.get(record["task"])
-            if record["stop_reason"] != "finished" or task is None:
+            if record["stop_reason"] != "finished":
                 continue
-            score = scorer.score(prompt(task.text, last_output(record["trace"]), record["answer"]))
+            suite = record.get("suite") or "main"
+            if suite not in texts:
+                texts[suite] = {task.name: task.text for task in tasks_of(suite)}
+            text = texts[suite].get(record["task"])
+            if text is None:
+                continue
+            score = scorer.score(prompt(text, last_output(record["trace"]), record["answer"]))
             rows.append({"file": path.name, "suite": suite, "task": record["task"], "success": record["success"],
                          "score": round(score, 4)})
     if args.out:
