@@ -10,7 +10,7 @@ __all__ = ["Agent", "AgentOptions", "AutoGPT", "PlanAndExecute", "Settings", "__
 if TYPE_CHECKING:
     from .agent import AutoGPT
     from .loop.lifecycle import Agent, AgentOptions
-    from .plan import PlanAndExecute
+    from .plan_mode import PlanAndExecute
     from .settings import Settings, build_agent
 
 
@@ -25,7 +25,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(lifecycle, name)
     if name == "PlanAndExecute":
-        from .plan import PlanAndExecute
+        from .plan_mode import PlanAndExecute
 
         return PlanAndExecute
     if name in ("Settings", "build_agent"):

@@ -16,6 +16,9 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from .acting.approval import is_read_only
+from .acting.effects import Effects, Session, session
+from .acting.toolbox import ToolResult
 from .checks import named
 from .coach import Coach, Lead, coach_wanted
 from .errors import AutoAgentError
@@ -34,9 +37,6 @@ from .reply import Action, ReplyParseError, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun, ran
 from .subagents.calls import Caller, calling, current_caller
 from .subagents.tool import AgentTool, check_nesting
-from .tool_use.approval import is_read_only
-from .tool_use.effects import Effects, Session, session
-from .tool_use.toolbox import ToolResult
 
 __all__ = ["AgentOptions", "AutoGPT"]
 

@@ -152,7 +152,7 @@ class StepTrace(RunObserver):
         print("\n".join(self.prefix + line for line in lines), file=sys.stderr, flush=True)
 
     def on_warning(self, message: str) -> None:
-        from .terminal.control_chars import escape_controls
+        from .text import escape_controls
 
         print(f"{self.prefix}warning: {escape_controls(message)}", file=sys.stderr, flush=True)
 

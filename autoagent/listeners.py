@@ -1,6 +1,6 @@
 """Whether anything listens to a run's model and tool calls: LangChain callbacks, tracing, debug output, a configure
-hook. Where nothing does, a call may go straight to the model's or the tool's own code (autoagent/llm/direct.py,
-autoagent/tool_use/direct.py): the same call, without LangChain's callback machinery around it."""
+hook. Where nothing does, a call may go straight to the model's or the tool's own code (autoagent/direct.py):
+the same call, without LangChain's callback machinery around it."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from .action_schema import FINISH, action_schema, guided_schema
 from .errors import PromptTemplateError
 from .prompts import PromptTemplateBuilder, english_prompts
-from .transcripts.redact import encodable
+from .text import encodable
 
 COMPACT_THOUGHT_CHARS = 300  # a one-sentence thought, with room to spare
 

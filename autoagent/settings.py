@@ -94,12 +94,12 @@ def build_agent(
     extra_tools: Sequence[BaseTool] = (),
 ) -> Agent:
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
+    from .acting.approval import Approver
     from .agent import AutoGPT
     from .llm.reply_caps import ReplyCaps
     from .loop.budget import Budget
     from .loop.lifecycle import AgentOptions
-    from .plan import PlanAndExecute
-    from .tool_use.approval import Approver
+    from .plan_mode import PlanAndExecute
 
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
@@ -211,8 +211,8 @@ def _checks(settings: Settings) -> list[NamedCheck]:
 def _tools(settings: Settings, llm: BaseChatModel, spec: str, base_url: str | None,
            extra: Sequence[BaseTool]) -> list[BaseTool]:
     """Built-in tools, then the user's (modules, entry points, MCP servers), narrowed to `settings.tools`."""
+    from .acting.plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
     from .llm.embeddings import load_embeddings
-    from .tool_use.plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
     from .tools import default_tools
 
     embeddings = load_embeddings(spec, base_url=base_url)
@@ -222,7 +222,7 @@ def _tools(settings: Settings, llm: BaseChatModel, spec: str, base_url: str | No
     groups = [built_in, entry_point_tools()]
     groups += [load_tools_module(path) for path in settings.tools_modules]
     if settings.mcp_config is not None:
-        from .tool_use.mcp import load_mcp_tools
+        from .acting.mcp import load_mcp_tools
 
         groups.append(load_mcp_tools(settings.mcp_config))
     tools = merge_tools(*groups, list(extra))

@@ -16,9 +16,7 @@ from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
-from autoagent.prompts import english_prompts
-from autoagent.reply import Action
-from autoagent.tool_use.approval import (
+from autoagent.acting.approval import (
     ALLOWED,
     DENIED,
     NO_TERMINAL,
@@ -27,8 +25,10 @@ from autoagent.tool_use.approval import (
     Verdict,
     is_read_only,
 )
-from autoagent.tool_use.fence import fenced_body
-from autoagent.tool_use.toolbox import Toolbox
+from autoagent.acting.fence import fenced_body
+from autoagent.acting.toolbox import Toolbox
+from autoagent.prompts import english_prompts
+from autoagent.reply import Action
 from autoagent.tools import default_tools, make_shell_tool
 from autoagent.tools.amap import amap_tools
 

@@ -11,7 +11,7 @@ import pytest
 from autoagent import AgentOptions, AutoGPT
 from autoagent.checks import CheckContext, NamedCheck, Verdict, load_checks_module
 from autoagent.errors import ConfigurationError
-from autoagent.plan import PlanAndExecute
+from autoagent.plan_mode import PlanAndExecute
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
 

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
+from autoagent.acting.approval import QUESTION
 from autoagent.memory.store import MemoryStore
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import RunResult, Step, StepKind, StopReason
 from autoagent.terminal.display import TerminalDisplay
-from autoagent.tool_use.approval import QUESTION
 
 from .cli_backend import FakeBackend, invoke
 from .scripted import act

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from autoagent import AutoGPT
+from autoagent.acting.fence import fence
 from autoagent.checks import CheckContext, Verdict, VerdictKind
 from autoagent.coach.edits import derived, describe, edits_verdict, lines_of, shape, written
 from autoagent.coach.referee import Referee
 from autoagent.prompts import PromptTemplateBuilder
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
-from autoagent.tool_use.fence import fence
 from autoagent.tools import file_tools
 
 from .scripted import act

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.acting.toolbox import Toolbox
 from autoagent.checks import CheckContext, VerdictKind
 from autoagent.coach.recompute import input_of, program_of, recompute_verdict, rerun_verdict
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import calculator, file_tools, make_python_tool
 from autoagent.tools.sandbox import bwrap_problem
 

@@ -11,9 +11,9 @@ from rich.console import Console
 from autoagent.events import StepTrace
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import Step, StepKind
-from autoagent.terminal.control_chars import escape_controls
 from autoagent.terminal.display import TerminalDisplay, print_answer
 from autoagent.terminal.trace import format_step
+from autoagent.text import escape_controls
 
 TITLE, CLEAR, CLIPBOARD = "\x1b]0;pwned\x07", "\x1b[2J", "\x1b]52;c;cm0gLXJmIH4=\x07"
 ATTACK = f"{TITLE}{CLEAR}{CLIPBOARD}\x9b2J\x90q\x9c\r\x08\x7f\u202eevil"

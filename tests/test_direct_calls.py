@@ -20,11 +20,10 @@ from langchain_core.tools import BaseTool, ToolException, tool
 from langchain_core.tracers.context import collect_runs
 
 from autoagent import AutoGPT
+from autoagent.direct import direct_call, direct_run
 from autoagent.listeners import Unheard, unheard_if_silent
 from autoagent.llm.call import invoke_model
-from autoagent.llm.direct import direct_call
 from autoagent.steps import RunResult, Usage
-from autoagent.tool_use.direct import direct_run
 
 from .scripted import ScriptedChatModel, act
 from .test_agent import multiply
@@ -76,7 +75,7 @@ TOOLS = [multiply, Shout(), listens, complain]
 
 def run(**kwargs: Any) -> tuple[RunResult, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(SCRIPT))
-    agent = AutoGPT(llm, TOOLS, coach="off")
+    agent = AutoGPT(llm, TOOLS)
     return agent.execute("What is 6 times 7?", **kwargs), llm
 
 
@@ -132,7 +131,7 @@ def test_callbacks_of_the_model_or_of_a_tool_are_heard() -> None:
     on_model, on_tool = Recorder(), Recorder()
     llm = ScriptedChatModel(replies=list(SCRIPT), callbacks=[on_model])
     shout = Shout(callbacks=[on_tool])
-    AutoGPT(llm, [multiply, shout, listens, complain], coach="off").execute("What is 6 times 7?")
+    AutoGPT(llm, [multiply, shout, listens, complain]).execute("What is 6 times 7?")
     assert len(on_model.models) == 6 and on_tool.tools == ["shout"]
     silent = Unheard(handlers=[])
     assert direct_call(llm, [HumanMessage("hi")], silent, list) is None
@@ -198,3 +197,32 @@ def test_a_direct_reply_carries_the_same_metadata_and_the_cache_still_answers() 
     cached = ScriptedChatModel(replies=["only once"], cache=InMemoryCache())
     for _ in range(2):  # the second answer comes from the cache: the script has one reply
         assert invoke_model(cached, [HumanMessage("hi")], Usage(), Unheard(handlers=[])).text == "only once"
+
+
+def test_the_installed_langchain_core_has_every_private_part_the_fast_path_calls() -> None:
+    from importlib.metadata import version
+
+    from autoagent.direct import missing_private
+
+    missing = missing_private()
+    assert not missing, (
+        f"langchain-core {version('langchain-core')} lacks {', '.join(missing)}, which autoagent/direct.py calls: "
+        "mend the fast path there, or pin langchain-core below this release in pyproject.toml")
+
+
+def test_a_private_part_langchain_core_lacks_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent import direct
+
+    monkeypatch.setattr(direct, "PRIVATE", (*direct.PRIVATE, ("langchain_core.tools", "BaseTool", "_gone")))
+    assert direct.missing_private() == ["langchain_core.tools.BaseTool._gone"]
+
+
+def test_without_the_private_parts_every_call_goes_through_invoke_and_the_run_is_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent import direct
+
+    fast = seen(*run())
+    monkeypatch.setattr(direct, "AVAILABLE", False)
+    assert direct_call(ScriptedChatModel(replies=[]), [HumanMessage("hi")], Unheard(handlers=[]), list) is None
+    assert direct_run(multiply, Unheard(handlers=[])) is None
+    assert seen(*run()) == fast

@@ -17,15 +17,14 @@ from click.testing import CliRunner, Result
 from autoagent.cli import cli
 from autoagent.commands.doctor import (
     BROWSER_FIX,
-    Check,
     check_browser,
     check_memory,
-    check_model,
-    check_server,
     check_settings_files,
     check_user_tools,
     check_workspace,
 )
+from autoagent.commands.findings import Finding
+from autoagent.commands.model_checks import check_model, check_server
 from autoagent.memory.store import MemoryStore
 from autoagent.tools import browser
 
@@ -139,7 +138,7 @@ def test_the_key_is_sent_but_never_shown(tmp_path: Path, server: tuple[str, type
 
 def test_an_unreachable_server_fails() -> None:
     check = check_server("http://127.0.0.1:9/v1", "x", None, timeout=1)
-    assert check == Check("model server", "FAIL", "cannot reach http://127.0.0.1:9/v1/models (ConnectionError)",
+    assert check == Finding("model server", "FAIL", "cannot reach http://127.0.0.1:9/v1/models (ConnectionError)",
                           "start the server, or check --base-url / OPENAI_BASE_URL")
 
 
@@ -159,7 +158,7 @@ def test_unknown_spec_and_misplaced_base_url_fail() -> None:
 def test_a_local_gguf_path_is_checked(tmp_path: Path) -> None:
     fake = tmp_path / "model.gguf"
     fake.write_bytes(b"GGUF" + b"\0" * 16)
-    assert check_model(f"local:{fake}")[-1] == Check("model weights", "ok", f"{fake} is a GGUF file")
+    assert check_model(f"local:{fake}")[-1] == Finding("model weights", "ok", f"{fake} is a GGUF file")
     fake.write_bytes(b"<html>")
     assert check_model(f"local:{fake}")[-1].status == "FAIL"
     assert check_model(f"local:{tmp_path / 'gone.gguf'}")[-1].detail == f"{tmp_path / 'gone.gguf'} does not exist"
@@ -176,7 +175,7 @@ def test_missing_weight_packages_fail(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_browser_found() -> None:
     here = __file__
-    assert check_browser(here, here) == Check("browser", "ok", f"{here} and {here} found")
+    assert check_browser(here, here) == Finding("browser", "ok", f"{here} and {here} found")
 
 
 def test_memory_store_checks(tmp_path: Path) -> None:
@@ -209,7 +208,7 @@ def test_a_damaged_memory_store_fails_with_the_remedy(tmp_path: Path) -> None:
 def test_a_workspace_that_is_a_file_fails(tmp_path: Path) -> None:
     path = tmp_path / "ws"
     path.write_text("")
-    assert check_workspace(path) == Check("workspace", "FAIL", f"{path} is not a directory",
+    assert check_workspace(path) == Finding("workspace", "FAIL", f"{path} is not a directory",
                                           "choose another --workspace")
 
 
@@ -222,7 +221,7 @@ def test_user_tools_are_loaded_and_a_broken_module_fails(tmp_path: Path) -> None
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('oops')\n")
     checks = check_user_tools([EXAMPLES / "my_tools.py", broken])
-    assert checks[0] == Check(f"tools module {EXAMPLES / 'my_tools.py'}", "ok", "word_count, slugify")
+    assert checks[0] == Finding(f"tools module {EXAMPLES / 'my_tools.py'}", "ok", "word_count, slugify")
     assert checks[1].status == "FAIL" and checks[1].detail.endswith("failed to import: RuntimeError: oops")
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from autoagent.acting.fence import fence, fenced_body
+from autoagent.acting.toolbox import Toolbox
 from autoagent.reply import Action
-from autoagent.tool_use.fence import fence, fenced_body
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import file_tools
 
 FORGED = (

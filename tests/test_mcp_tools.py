@@ -13,9 +13,9 @@ import pytest
 from langchain_core.tools import BaseTool
 
 from autoagent import AutoGPT
+from autoagent.acting.approval import is_read_only
+from autoagent.acting.mcp import close_mcp_servers, load_mcp_tools, read_mcp_config
 from autoagent.errors import ConfigurationError
-from autoagent.tool_use.approval import is_read_only
-from autoagent.tool_use.mcp import close_mcp_servers, load_mcp_tools, read_mcp_config
 
 from .scripted import ScriptedChatModel, act, call
 

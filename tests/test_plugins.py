@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from langchain_core.tools import BaseTool, tool
 
-from autoagent.errors import ConfigurationError
-from autoagent.tool_use.plugins import (
+from autoagent.acting.plugins import (
     entry_point_tools,
     format_tools,
     load_tools_module,
@@ -19,6 +18,7 @@ from autoagent.tool_use.plugins import (
     parse_tool_names,
     select_tools,
 )
+from autoagent.errors import ConfigurationError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -12,13 +12,13 @@ import pytest
 
 from autoagent import protocols
 from autoagent import settings as settings_module
+from autoagent.acting.approval import Approver, Verdict
+from autoagent.acting.effects import Effects, read_only
+from autoagent.acting.toolbox import Toolbox
 from autoagent.agent import AutoGPT
 from autoagent.protocols import resolved
 from autoagent.reply import Action
 from autoagent.settings import Settings
-from autoagent.tool_use.approval import Approver, Verdict
-from autoagent.tool_use.effects import Effects, read_only
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import calculator, make_python_tool
 from autoagent.tools.sandbox import bwrap_problem
 

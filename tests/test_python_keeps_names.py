@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from autoagent.acting.effects import Session, read_only, session
+from autoagent.acting.toolbox import Toolbox
 from autoagent.agent import AutoGPT
 from autoagent.reply import Action
-from autoagent.tool_use.effects import Session, read_only, session
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import default_tools, make_python_tool
 from autoagent.tools.sandbox import SANDBOXES, bwrap_problem
 

@@ -115,11 +115,11 @@ def record(note: str) -> str:
 
 def test_always_allow_holds_for_later_tasks_of_the_session_only(models: list[ScriptedChatModel],
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import autoagent.tool_use.approval
+    import autoagent.acting.approval
     import autoagent.tools
 
     monkeypatch.setattr(autoagent.tools, "default_tools", lambda *a, **k: [record])  # side-effecting: it asks
-    monkeypatch.setattr(autoagent.tool_use.approval, "_is_terminal", lambda stream: True)  # answers come from stdin
+    monkeypatch.setattr(autoagent.acting.approval, "_is_terminal", lambda stream: True)  # answers come from stdin
     result, _ = repl(models, "note one\na\nnote two\n", act("record", note="one"), act("FINISH"), "done one",
                      act("record", note="two"), act("FINISH"), "done two")
     assert result.exit_code == 0 and result.stdout == "done one\ndone two\n"

@@ -20,6 +20,7 @@ from langchain_core.tools import tool
 from rich.console import Console
 
 from autoagent import AutoGPT
+from autoagent.acting.approval import Approver
 from autoagent.cli import cli
 from autoagent.commands import exit_codes
 from autoagent.errors import ModelUnavailableError, SubAgentError
@@ -29,7 +30,6 @@ from autoagent.steps import StopReason
 from autoagent.subagents.calls import MAX_DEPTH
 from autoagent.subagents.team import AgentsFileError, load_agents_file
 from autoagent.terminal.display import TerminalDisplay
-from autoagent.tool_use.approval import Approver
 from autoagent.tools import calculator, current_datetime
 from autoagent.transcripts.writer import step_from_record, step_record
 

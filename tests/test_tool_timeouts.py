@@ -14,8 +14,8 @@ import pytest
 from langchain_core.tools import BaseTool, tool
 
 from autoagent import AutoGPT
+from autoagent.acting.toolbox import DEFAULT_TIMEOUT_SECONDS, Toolbox
 from autoagent.reply import Action
-from autoagent.tool_use.toolbox import DEFAULT_TIMEOUT_SECONDS, Toolbox
 
 from .scripted import ScriptedChatModel, act
 
@@ -146,7 +146,7 @@ def test_a_hung_tool_does_not_keep_the_program_from_exiting() -> None:
         import time
         from langchain_core.tools import tool
         from autoagent.reply import Action
-        from autoagent.tool_use.toolbox import Toolbox
+        from autoagent.acting.toolbox import Toolbox
 
         @tool
         def hang() -> str:

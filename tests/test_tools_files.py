@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import BaseTool
 
-from autoagent.tool_use.fence import fenced_body
+from autoagent.acting.fence import fenced_body
 from autoagent.tools import default_tools, file_access, file_tools
 from autoagent.tools import files as files_module
 
@@ -414,9 +414,9 @@ def test_relative_and_chained_symlinks_out_are_refused(
 
 
 def test_escapes_through_the_toolbox_are_observations(workspace: Path, outside: Path) -> None:
+    from autoagent.acting.approval import Approver
+    from autoagent.acting.toolbox import Toolbox
     from autoagent.reply import Action
-    from autoagent.tool_use.approval import Approver
-    from autoagent.tool_use.toolbox import Toolbox
 
     toolbox = Toolbox(file_tools(workspace), approver=Approver(auto_approve=True))
     written = toolbox.run(Action(name="write_file", args={"path": "../outside/secret.txt", "content": "pwned"}))

@@ -122,8 +122,8 @@ def test_a_named_pipe_is_refused_at_once(tools: dict[str, BaseTool], workspace: 
 
 
 def test_errors_name_workspace_paths_never_host_paths(tools: dict[str, BaseTool], workspace: Path) -> None:
+    from autoagent.acting.toolbox import Toolbox
     from autoagent.reply import Action
-    from autoagent.tool_use.toolbox import Toolbox
 
     toolbox = Toolbox(list(tools.values()))
     long = "a" * 300

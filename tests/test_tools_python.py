@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from autoagent.acting.approval import is_read_only
+from autoagent.acting.toolbox import Toolbox
 from autoagent.agent import AutoGPT
 from autoagent.cli import cli
 from autoagent.commands import exit_codes as codes
 from autoagent.commands.doctor import check_python_sandbox
 from autoagent.reply import Action
-from autoagent.tool_use.approval import is_read_only
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import default_tools, make_python_tool
 from autoagent.tools.sandbox import SandboxUnavailableError, bwrap_problem
 from autoagent.tools.shell import TOOLBOX_MARGIN_SECONDS

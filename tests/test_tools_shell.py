@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from autoagent.acting.approval import is_read_only
+from autoagent.acting.toolbox import Toolbox
 from autoagent.reply import Action
-from autoagent.tool_use.approval import is_read_only
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import default_tools, make_shell_tool
 from autoagent.tools.shell import TOOLBOX_MARGIN_SECONDS
 

@@ -14,10 +14,10 @@ from langchain_core.tools import tool
 
 from autoagent import AutoGPT
 from autoagent.errors import ConfigurationError
+from autoagent.redact import REDACTED, Redactor, collect_secrets, is_secret_name
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import RunResult, Step, StepKind, StopReason, Usage
 from autoagent.transcripts.reader import TAIL_BLOCK, list_transcripts, load_transcript
-from autoagent.transcripts.redact import REDACTED, Redactor, collect_secrets, is_secret_name
 from autoagent.transcripts.writer import TranscriptWriter, new_run_id, runs_dir
 
 from .scripted import ScriptedChatModel, act
@@ -327,7 +327,7 @@ def test_transcripts_contain_no_secret_from_api_keys_env(secrets_set: Path, tmp_
 
 
 def test_a_secret_is_redacted_json_escaped_and_cut_short() -> None:
-    from autoagent.tool_use.fence import truncate
+    from autoagent.acting.fence import truncate
 
     quoted, accented = 'pa"ss\\word-0123456789', "clé-secrète-0123456789"
     redactor = Redactor([quoted, accented, ENV_SECRET])

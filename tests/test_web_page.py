@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from autoagent.tool_use.fence import fenced_body
+from autoagent.acting.fence import fenced_body
 from autoagent.tools.browser import Browser
 from autoagent.tools.web import BrowserMode, PageReader, make_read_webpage_tool
 from autoagent.tools.webpage import (

@@ -10,7 +10,7 @@ import ddgs
 import pytest
 from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
 
-from autoagent.tool_use.fence import fenced_body
+from autoagent.acting.fence import fenced_body
 from autoagent.tools.web_search import (
     SearchError,
     SearchResult,

@@ -12,8 +12,8 @@ import ddgs
 import pytest
 from langchain_core.tools import BaseTool
 
+from autoagent.acting.toolbox import Toolbox
 from autoagent.reply import Action
-from autoagent.tool_use.toolbox import Toolbox
 from autoagent.tools import web as web_module
 from autoagent.tools.browser import Browser
 from autoagent.tools.web import web_tools

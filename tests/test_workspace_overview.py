@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT
-from autoagent.plan import PlanAndExecute
+from autoagent.plan_mode import PlanAndExecute
 from autoagent.tools import calculator, file_tools
 from autoagent.tools.overview import overview
 from autoagent.tools.workspace import declared_workspace

@@ -28,27 +28,18 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
-import io
-import keyword
 import linecache
 import os
 import pickle
 import sys
-import tokenize
 import traceback
 import types
+
+from ._python_lines import split_joined  # written in place by tools/python.py: one program
 
 FILENAME = "<snippet>"
 EARLIER = "<an earlier program>"  # where a function or class an earlier program defined comes from
 # Headers of compound statements: their colon opens a body. The clauses go on at the header's own level.
-COMPOUND = frozenset({"if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class",
-                      "async"})
-CLAUSES = frozenset({"elif", "else", "except", "finally"})
-# Keywords that go on with the expression before them (`a if b else c`, `x not in y`, `import a as b`).
-GOES_ON = frozenset({"and", "or", "not", "in", "is", "if", "else", "as", "from"})
-ENDS = frozenset({"True", "False", "None", "pass", "break", "continue"})  # keywords an expression or statement ends on
-_FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12 tokenizes f-strings in parts
-_FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 WRITES_REFUSED = 75  # the exit status of a read-only run whose code set out to change a workspace file
 # Audit events of a change to the file named by one of their first two arguments (os.rename: either name)
 CHANGES = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.truncate", "os.chmod", "os.chown",
@@ -226,91 +217,6 @@ def save_state(path: str, namespace: dict, definitions: dict[str, str]) -> None:
             pickle.dump({"modules": modules, "definitions": definitions, "values": values}, file, protocol=4)
     except OSError:
         pass
-
-
-def _ends(token: tokenize.TokenInfo) -> bool:
-    """Whether a statement may end on this token: a name, a number, a string or a closing bracket."""
-    if token.type == tokenize.NAME:
-        return not keyword.iskeyword(token.string) or token.string in ENDS
-    return token.type in (tokenize.NUMBER, tokenize.STRING, _FSTRING_END) or token.string in (")", "]", "}")
-
-
-def _ternary(tokens: list[tokenize.TokenInfo], start: int) -> bool:
-    """Whether the `if` at `start` is a conditional expression's: an `else` comes before any colon on its line."""
-    depth = 0
-    for token in tokens[start + 1:]:
-        if token.type in (tokenize.NEWLINE, tokenize.NL) and depth == 0:
-            return False
-        if token.string in ("(", "[", "{"):
-            depth += 1
-        elif token.string in (")", "]", "}"):
-            depth -= 1
-        elif depth == 0 and token.string in ("else", ":"):
-            return token.string == "else"
-    return False
-
-
-def split_joined(code: str) -> str | None:
-    """The program `code` spells when its statements were joined on a line, one statement a line (a compound
-    statement's body indented under it); None when no statement was joined, or its tokens cannot be read."""
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return None
-    lines = code.splitlines(True)
-    breaks = []  # (row, column, indent levels beyond the line's own)
-    depth = lambdas = extra = fstrings = 0
-    previous, first = None, None  # the last token seen, and the first of the statement it belongs to
-    for index, token in enumerate(tokens):
-        if token.type == _FSTRING_START:
-            fstrings += 1
-        elif token.type == _FSTRING_END:
-            fstrings -= 1
-        elif fstrings:
-            continue
-        if token.type in (tokenize.NEWLINE, tokenize.NL):
-            if depth == 0:
-                previous, first, extra, lambdas = None, None, 0, 0
-            continue
-        if token.type in (tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
-            continue
-        word = token.string if token.type == tokenize.NAME else ""
-        if depth == 0 and previous is not None:
-            if previous.string == ";" and token.string in COMPOUND:  # `a = 1; for …` may not share a line
-                breaks.append((token.start[0], token.start[1], extra))
-                first = token
-            elif previous.type == tokenize.OP and previous.string == ":":
-                extra += 1  # what follows a header's colon is its body
-                breaks.append((token.start[0], token.start[1], extra))
-                first = token
-            elif _ends(previous) and word in CLAUSES and (word != "else" or tokens[index + 1].string == ":"):
-                extra = max(extra - 1, 0)
-                breaks.append((token.start[0], token.start[1], extra))
-                first = token
-            elif _ends(previous) and token.type == tokenize.NAME and (
-                    word not in GOES_ON or (word == "if" and not _ternary(tokens, index))):
-                breaks.append((token.start[0], token.start[1], extra))
-                first = token
-        if first is None:
-            first = token
-        if token.string in ("(", "[", "{"):
-            depth += 1
-        elif token.string in (")", "]", "}"):
-            depth = max(depth - 1, 0)
-        elif word == "lambda" and depth == 0:
-            lambdas += 1
-        elif token.string == ":" and depth == 0 and (lambdas or first.string not in COMPOUND):
-            lambdas = max(lambdas - 1, 0)
-            previous = None  # a lambda's or an annotation's colon neither ends nor opens a statement
-            continue
-        previous = token
-    if not breaks:
-        return None
-    for row, column, levels in reversed(breaks):
-        line = lines[row - 1]
-        indent = line[:len(line) - len(line.lstrip())]
-        lines[row - 1] = line[:column].rstrip() + "\n" + indent + "    " * levels + line[column:]
-    return "".join(lines)
 
 
 def read(code: str) -> tuple[ast.Module, str]:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from ..tool_use.fence import fence
+from ..acting.fence import fence
 from .workspace import Workspace
 
 MAX_MATCHES = 50

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..tool_use.fence import fence
+from ..acting.fence import fence
 from . import file_access
 from .file_access import (
     FILE_FLAGS,

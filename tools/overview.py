@@ -9,7 +9,7 @@ import stat
 from itertools import islice
 from pathlib import Path
 
-from ..tool_use.fence import fence
+from ..acting.fence import fence
 from .file_access import decode_text, opened, walk
 from .workspace import Workspace
 

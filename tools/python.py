@@ -16,7 +16,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..tool_use.effects import Effects, Session, current_session, writes_allowed
+from ..acting.effects import Effects, Session, current_session, writes_allowed
 from .sandbox import (
     SANDBOXES,
     STATE_MOUNT,
@@ -38,10 +38,22 @@ MEMORY_BYTES = 1024**3  # address space: an allocation past it raises MemoryErro
 FILE_BYTES = 256 * 1024**2  # the largest file the code may write
 MAX_CODE_BYTES = 100_000  # the code travels as one program argument, which Linux caps at 128 KiB
 _RUNNER = Path(__file__).with_name("_python_runner.py")
+_LINES = Path(__file__).with_name("_python_lines.py")  # the runner imports it; in the sandbox its code stands there
+_IMPORT = "from ._python_lines import split_joined"
+_INLINED_FROM = "# --- from here on, written into the runner (tools/python.py) ---"
 WRITES_REFUSED = 75  # _python_runner's exit status for code that set out to change a file in a read-only run
 READ_ONLY_ERROR = "Read-only file system"  # what a program it started met (the runner sees only its own steps)
 SNAPSHOT_FILES = 5000  # workspaces with more files are not compared before and after a run
 MAX_NAMED = 10  # files named per kind of change
+
+
+def runner_program() -> str:
+    """The runner as one program for `python -c`: its text, with the code of the module it imports in place of the
+    import line (the sandbox has nothing of autoagent but this text)."""
+    runner, lines = _RUNNER.read_text(encoding="utf-8"), _LINES.read_text(encoding="utf-8")
+    start = runner.index(_IMPORT)
+    end = runner.index("\n", start) + 1
+    return runner[:start] + lines[lines.index(_INLINED_FROM):] + runner[end:]
 
 
 def snapshot(root: Path, limit: int = SNAPSHOT_FILES) -> dict[str, tuple[int, int]] | None:
@@ -130,7 +142,7 @@ def make_python_tool(
         raise ValueError("the python tool's timeout, output cap and memory limit must be positive")
     if sandbox == "bwrap" and (problem := bwrap_problem()) is not None:
         raise SandboxUnavailableError(problem)
-    space, runner, states = Workspace(workspace), _RUNNER.read_text(encoding="utf-8"), _States()
+    space, runner, states = Workspace(workspace), runner_program(), _States()
     limits = [str(memory_bytes), str(math.ceil(timeout)), str(FILE_BYTES)]
     tries_read_only = sandbox == "bwrap"  # only a sandbox can mount the workspace read-only
 

@@ -13,7 +13,7 @@ import requests
 import urllib3
 from langchain_core.embeddings import Embeddings
 
-from ..tool_use.fence import fence
+from ..acting.fence import fence
 from . import addresses
 
 if TYPE_CHECKING:

@@ -108,7 +108,7 @@ class BatchProgress:
         if self._progress is not None:
             self._progress.update(self._bar, completed=self.tally.ran, description=self._status())
             return
-        from ..terminal.control_chars import escape_controls
+        from ..text import escape_controls
 
         outcome = "finished" if record["finished"] else f"stopped: {record['stop_reason']}"
         detail = f" ({shorten(record['stop_detail'], DETAIL_CHARS)})" if record.get("stop_detail") else ""

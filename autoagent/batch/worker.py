@@ -59,11 +59,11 @@ def run_job(job: Job) -> dict[str, Any]:
 
 
 def _run(job: Job) -> dict[str, Any]:
+    from ..acting.approval import Approver
     from ..errors import AutoAgentError
     from ..report import run_to_json
     from ..settings import Settings, build_agent
     from ..steps import RunResult, StopReason
-    from ..tool_use.approval import Approver
     from ..transcripts.writer import TranscriptWriter
 
     settings = Settings.from_record(job.settings)

@@ -15,6 +15,9 @@ from functools import cached_property
 
 from langchain_core.language_models import BaseChatModel
 
+from ..acting.approval import is_read_only
+from ..acting.fence import quoting_in
+from ..acting.toolbox import Toolbox
 from ..checks import CheckContext, NamedCheck, Verdict, VerdictKind
 from ..consistency import agree_on_numbers, consistency_verdict
 from ..loop.answers import answer_from_observations, as_finish, echoes_result
@@ -23,9 +26,6 @@ from ..prompts import PromptTemplateBuilder
 from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, ran
-from ..tool_use.approval import is_read_only
-from ..tool_use.fence import quoting_in
-from ..tool_use.toolbox import Toolbox
 from ..tools.overview import overview
 from ..tools.workspace import declared_workspace
 from .edits import edits_verdict

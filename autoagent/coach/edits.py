@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from ..acting.fence import unfenced
 from ..action_schema import PATH_ARG
 from ..checks import CheckContext, Verdict
 from ..consistency import added
 from ..prompts import PromptTemplateBuilder
 from ..reply import Action
 from ..steps import Step, ran
-from ..tool_use.fence import unfenced
 from .writes import written_to
 
 SAMPLES = 2  # drafts drawn beside the written content: three in all must be the same

@@ -14,14 +14,14 @@ from __future__ import annotations
 import json
 import re
 
+from ..acting.effects import session
+from ..acting.toolbox import Toolbox
 from ..checks import CheckContext, Verdict
 from ..consistency import numbers, same_number
 from ..protocols.code import FENCE
 from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import Action
 from ..steps import ran
-from ..tool_use.effects import session
-from ..tool_use.toolbox import Toolbox
 
 SAMPLES = 2  # inputs drawn beside the run's own calculation: two of the three ways must come to the number
 TOOL = "calculator"

@@ -13,8 +13,8 @@ from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .days import answer_for_day, day_asked, reading
 from .leads import Lead, Leader
-from .plans import unfinished_plan
 from .tally import counted, states_count
+from .unfinished import unfinished_plan
 from .units import UNIT_OBJECTIONS, object_to_units
 from .verify import (
     Objection,

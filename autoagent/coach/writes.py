@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
+from ..acting.fence import fence_tags
 from ..action_schema import PATH_ARG
 from ..reply import Action
 from ..steps import Step, StepKind, StopReason
-from ..tool_use.fence import fence_tags
 from .request import is_question as is_question  # a part of a request asks something: read as requests are
 from .request import read_request
 from .verify import OPERAND, Objection, is_folder, mentions, ran

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..errors import AutoAgentError
-from ..terminal.control_chars import escape_controls
-from ..text import shorten
+from ..text import escape_controls, shorten
 from .from_repl import run_group_from_line
 
 if TYPE_CHECKING:

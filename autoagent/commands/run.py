@@ -12,7 +12,7 @@ import click
 
 from .. import __version__
 from ..errors import AutoAgentError
-from ..transcripts.redact import encodable
+from ..text import encodable
 from . import exit_codes as codes
 from .run_options import run_options
 
@@ -113,8 +113,8 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     """The Settings the command-line options describe."""
     from dataclasses import fields
 
+    from ..acting.plugins import parse_tool_names
     from ..settings import Settings
-    from ..tool_use.plugins import parse_tool_names
 
     names = {item.name for item in fields(Settings)}
     values = {name: value for name, value in options.items() if name in names}
@@ -218,7 +218,7 @@ def run_once(
         return code
     resumable = result.run_id and getattr(agent, "resumable", False)
     hint = f" (continue with: autoagent --resume {result.run_id})" if resumable else ""
-    from ..terminal.control_chars import escape_controls  # the reason may quote a tool's output
+    from ..text import escape_controls  # the reason may quote a tool's output
 
     click.echo(escape_controls(f"stopped: {result.describe_stop()}{hint}"), err=True)
     return code or codes.NOT_FINISHED

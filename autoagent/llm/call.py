@@ -10,11 +10,11 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..direct import direct_call
 from ..errors import AutoAgentError, ModelUnavailableError
 from ..steps import Usage
-from ..transcripts.redact import encodable
+from ..text import encodable
 from . import describe_model_error
-from .direct import direct_call
 from .reply_caps import DEFAULT_STEP_TOKENS, RUNAWAY, cap_reply
 from .retry import DEFAULT_RETRY, NO_RETRY, RetriesExhaustedError, RetryPolicy, call_with_retries
 from .runaway import RunawayGuard, RunawayReplyError

@@ -9,9 +9,9 @@ from collections.abc import Collection, Sequence
 
 import json_repair
 
+from ..acting.fence import fence_tags, unfenced
 from ..reply import FINISH, Action, ThoughtAndAction
 from ..steps import Step, ran
-from ..tool_use.fence import fence_tags, unfenced
 
 FORMAT_KEYS = {"thought", "action"}  # the reply format's own keys: an answer holding them is not an answer
 _ECHO = re.compile(r"^(FINISH\b|Action\s*:|Step \d+\.)", re.I)  # a line of the reply format or the steps, copied

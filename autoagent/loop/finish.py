@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from langchain_core.callbacks import Callbacks
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from ..acting.approval import is_read_only
 from ..checks import CheckContext, NamedCheck, VerdictKind
 from ..events import RunObserver
 from ..llm.reply_caps import sampling
@@ -19,7 +20,6 @@ from ..prompts import format_prompt
 from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import ThoughtAndAction
 from ..steps import RunResult, Step, StepKind, StepOutcome, StopReason
-from ..tool_use.approval import is_read_only
 from .answers import answer_from_observations, is_answer
 from .metering import Meter
 
@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.prompts import PromptTemplate
 
+    from ..acting.toolbox import Toolbox
     from ..coach import Coach
     from ..llm.reply_caps import ReplyCaps
     from ..prompts import PromptTemplateBuilder
     from ..protocols import Protocol as ReplyProtocol
-    from ..tool_use.toolbox import Toolbox
 
 
 class Finisher(Protocol):

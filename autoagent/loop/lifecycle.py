@@ -12,19 +12,19 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
+from ..acting.toolbox import Toolbox
 from ..errors import AutoAgentError, ConfigurationError
 from ..events import Broadcast, CallbackObserver, RunObserver, StepTrace
 from ..listeners import unheard_if_silent
 from ..llm.call import merge_callbacks
 from ..prompts import PromptTemplateBuilder
 from ..steps import RunResult, Step, StopReason
-from ..tool_use.toolbox import Toolbox
 
 if TYPE_CHECKING:
+    from ..acting.approval import Approver
     from ..checks import CheckContext, Verdict
     from ..llm.reply_caps import ReplyCaps
     from ..memory.long_term import LongTermMemory
-    from ..tool_use.approval import Approver
     from .budget import Budget
 
 HOOKS = ("on_step", "on_plan")  # the older keywords for plain functions, heard now as an observer

@@ -8,7 +8,8 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ..transcripts.redact import Redactor, encodable
+from ..redact import Redactor
+from ..text import encodable
 
 
 def utc_now() -> str:

@@ -17,8 +17,9 @@ from langchain_core.retrievers import BaseRetriever
 from ..errors import AutoAgentError, ModelUnavailableError
 from ..llm import describe_model_error
 from ..prompts import PromptTemplateBuilder, english_prompts
+from ..redact import Redactor
 from ..steps import RunResult
-from ..transcripts.redact import Redactor, encodable
+from ..text import encodable
 from .entries import MemoryEntry
 from .store import MemoryStore
 from .summary import summarize_run

@@ -9,9 +9,9 @@ from dataclasses import replace
 
 from langchain_core.prompts import PromptTemplate
 
+from ..acting.fence import truncate
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..steps import Step, StepKind
-from ..tool_use.fence import truncate
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
 

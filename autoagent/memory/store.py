@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from ..paths import autoagent_home
-from ..transcripts.redact import Redactor
+from ..redact import Redactor
 from . import segments
 from .database import COLUMNS, StoreState, insert_entry, read_state, to_entry, write_state
 from .directory import StoreDirectory

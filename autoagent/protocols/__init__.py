@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
+from ..acting.toolbox import Toolbox
 from ..prompts import PromptTemplateBuilder
-from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn, with_workspace
 from .code import TOOL as CODE_TOOL
 from .code import CodeProtocol

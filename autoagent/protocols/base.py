@@ -11,11 +11,11 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable
 
+from ..acting.toolbox import Toolbox
 from ..errors import PromptTemplateError
 from ..memory.short_term import ShortTermMemory
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..reply import ReplyParseError, ThoughtAndAction
-from ..tool_use.toolbox import Toolbox
 
 STEP_VARIABLES = {"task_description", "long_term_memory", "short_term_memory", "step_instruction"}
 

@@ -12,12 +12,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..acting.toolbox import Toolbox
 from ..errors import ConfigurationError
 from ..memory.short_term import REPLY_CHARS
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
-from ..tool_use.toolbox import Toolbox
 from .base import TextProtocol, Turn
 from .react import OBSERVATION
 

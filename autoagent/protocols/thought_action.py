@@ -9,10 +9,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..acting.toolbox import Toolbox
 from ..llm.constrained import bind_json_schema
 from ..prompts import PromptTemplateBuilder
 from ..reply import ThoughtActionParser, ThoughtAndAction
-from ..tool_use.toolbox import Toolbox
 from .base import TextProtocol
 
 

@@ -14,6 +14,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, create_model
 
+from ..acting.toolbox import Toolbox
 from ..action_schema import call_schema
 from ..errors import ConfigurationError
 from ..llm.constrained import bind_tools_held
@@ -21,7 +22,6 @@ from ..llm.tokens import estimate_tokens
 from ..prompts import PromptTemplateBuilder
 from ..reply import FINISH, Action, ReplyParseError, Thought, ThoughtAndAction
 from ..steps import Step
-from ..tool_use.toolbox import Toolbox
 from .base import Protocol, Turn, pending_note
 
 FINAL_ANSWER = "final_answer"

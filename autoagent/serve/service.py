@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import AutoAgentError
 from . import artifacts as files
+from .driver import GO, Pause, RunDriver, run_task
 from .limits import Limits
 from .schema import Pagination, Status, Step, StepRequestBody, Task, TaskRequestBody, page
-from .session import GO, Pause, RunDriver, run_task
 from .sessions import Sessions
 from .store import TaskNotFound, TaskRecord, TaskStore
 
@@ -175,9 +175,9 @@ class TaskService:
 
 def describe(pause: Pause, max_steps: int) -> dict[str, Any]:
     """The step fields a pause gives: name, output, additional_output and is_last."""
+    from ..acting.approval import ACTION_SHOWN, show_args
     from ..report import run_to_json, step_to_json
     from ..terminal.trace import format_step
-    from ..tool_use.approval import ACTION_SHOWN, show_args
 
     steps = [step_to_json(step) for step in pause.steps]
     done = "\n".join(format_step(step, max_steps) for step in pause.steps)

@@ -12,7 +12,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from ..errors import AutoAgentError
-from .session import Pause, RunDriver
+from .driver import Pause, RunDriver
 
 RUN_LOCK = "run.lock"  # in the task's folder: held by the server whose thread runs the task
 

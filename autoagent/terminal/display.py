@@ -21,7 +21,7 @@ from ..events import RunObserver
 from ..reply import Action, ThoughtAndAction
 from ..report import format_seconds, summary_line
 from ..steps import RunResult, Step, StepKind, StopReason
-from .control_chars import escape_controls
+from ..text import escape_controls
 from .trace import Line, step_lines
 
 

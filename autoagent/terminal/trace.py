@@ -7,8 +7,7 @@ import sys
 from typing import TextIO
 
 from ..steps import Step, StepKind
-from ..text import shorten
-from .control_chars import escape_controls
+from ..text import escape_controls, shorten
 
 OBSERVATION_CHARS = 400  # the trace shortens long observations; the run record keeps them whole
 OBSERVATION_LINES = 6

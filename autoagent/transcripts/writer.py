@@ -19,9 +19,10 @@ from .. import __version__
 from ..errors import AutoAgentError
 from ..events import RunObserver
 from ..paths import autoagent_home, private_dir, private_file
+from ..redact import Redactor
 from ..reply import ThoughtAndAction
 from ..steps import RunResult, Step, StepKind, StopReason, SubRun, Usage
-from .redact import Redactor, encodable
+from ..text import encodable
 
 logger = logging.getLogger("autoagent")
 SUFFIX = ".jsonl"

@@ -17,10 +17,10 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from autoagent import AgentOptions, AutoGPT
+from autoagent.acting.approval import Approver
 from autoagent.events import RunObserver
 from autoagent.steps import RunResult
 from autoagent.terminal.display import TerminalDisplay
-from autoagent.tool_use.approval import Approver
 from autoagent.tools import default_tools
 
 OUT = Path(__file__).resolve().parent.parent / "assets" / "run.svg"

@@ -11,8 +11,7 @@ from typing import Any, TextIO
 from langchain_core.tools import BaseTool
 
 from ..prompts import PromptTemplateBuilder
-from ..terminal.control_chars import escape_controls
-from ..text import shorten
+from ..text import escape_controls, shorten
 
 # What the user reads (what the model reads when an action was not run is in prompts/<lang>/approval_*.templ).
 ACTION_SHOWN = "\nThe agent wants to run {tool} with:\n{args}\n"

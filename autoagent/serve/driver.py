@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..acting.approval import Approver, Verdict
 from ..events import RunObserver
 from ..reply import Action, ThoughtAndAction
 from ..steps import RunResult, Step
-from ..tool_use.approval import Approver, Verdict
 
 GO = "\x00go"  # what lets a paused run take its next step
 STOP = "\x00stop"  # what ends a paused run as Ctrl-C would (the server stops): its transcript says interrupted

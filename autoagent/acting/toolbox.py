@@ -13,12 +13,12 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ValidationError
 
+from ..direct import direct_run
 from ..errors import SubAgentError
 from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
-from ..transcripts.redact import encodable
+from ..text import encodable
 from .approval import Approver, is_read_only
-from .direct import direct_run
 from .effects import Effects, read_only
 from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit

@@ -14,6 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
+from .acting.effects import Session, session
+from .acting.fence import unfenced
 from .checks import CheckContext, VerdictKind, named
 from .coach import Coach, coach_wanted
 from .events import RunObserver
@@ -24,8 +26,6 @@ from .protocols import with_workspace
 from .reply import FINISH, Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
-from .tool_use.effects import Session, session
-from .tool_use.fence import unfenced
 
 PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "coach", "checks"})
 

@@ -1,5 +1,5 @@
-"""Keeping what we write safe to write: API keys and tokens become `[REDACTED]` in any string, and text
-no UTF-8 file, database or HTTP request accepts (a lone surrogate) becomes U+FFFD."""
+"""Keeping what we write safe to write: API keys and tokens become `[REDACTED]` in any string (text no UTF-8 file
+accepts is made encodable by `autoagent.text.encodable`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..api_keys import SETTINGS_FILE
-from ..paths import autoagent_home
+from .api_keys import SETTINGS_FILE
+from .paths import autoagent_home
 
 REDACTED = "[REDACTED]"
 MIN_SECRET_CHARS = 6  # shorter values would blank out ordinary words and numbers
@@ -20,15 +20,6 @@ KNOWN_SECRET_NAMES = frozenset(
     {"OPENAI_API_KEY", "SERPAPI_API_KEY", "AMAP_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"}
 )
 _SECRET_NAME = re.compile(r"(^|_)(API_KEY|KEY|TOKEN|SECRET|PASSWORD)$")
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def encodable(text: str) -> str:
-    """`text` that UTF-8 can encode: each lone surrogate (a byte of an undecodable file name, a broken
-    reply) becomes U+FFFD."""
-    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def is_secret_name(name: str) -> bool:

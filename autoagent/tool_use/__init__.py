@@ -1,1 +1,0 @@
-"""Using tools: running the model's action, approvals, time limits, fenced text, user and MCP tools."""
