@@ -24,6 +24,7 @@ class VerdictKind(str, Enum):
     SEND_BACK = "send_back"  # not yet: the model reads `note` and the run goes on
     RUN_TOOL = "run_tool"  # not yet: the agent runs `tool` with `args` first, then the model goes on
     STOP = "stop"  # the run ends with `reason` (unverified by default), the draft shown as unsure
+    FINISH = "finish"  # of an action only (an advisor's verdict): the call means the task is done, a finish
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,18 @@ class Verdict:
         """The run ends now, for `reason`, with the draft (or `answer` in its place) shown as unsure."""
         return cls(VerdictKind.STOP, note=why, answer=answer, reason=reason)
 
+    @classmethod
+    def finish(cls, why: str = "") -> Verdict:
+        """Of an action (an advisor's verdict): the call says the task is done, and is taken as a finish."""
+        return cls(VerdictKind.FINISH, note=why)
+
     @property
     def changes_course(self) -> bool:
         """True for every verdict but a plain accept: the transcript records it as a step."""
         return self.kind is not VerdictKind.ACCEPT or self.answer is not None
+
+
+Draw = Callable[[str, int, int, int], Sequence[str]]  # (prompt, count, max_tokens, first_seed) -> replies
 
 
 @dataclass(frozen=True)
@@ -74,12 +83,9 @@ class CheckContext:
     tools: Sequence[str] = ()
     sent_back: int = 0  # how often this check already sent this run back: a check may give up after one
     sample: Callable[[int], Sequence[str]] = field(default=lambda count: (), repr=False, compare=False)
-    sample_content: Callable[[str, int], Sequence[str]] = field(default=lambda path, count: (), repr=False,
-                                                                compare=False)
-    sample_input: Callable[[str, int], Sequence[str]] = field(default=lambda tool, count: (), repr=False,
-                                                              compare=False)
     sample_reply: Callable[[str, int], Sequence[str]] = field(default=lambda question, count: (), repr=False,
                                                               compare=False)
+    draw_replies: Draw = field(default=lambda prompt, count, max_tokens, first_seed: (), repr=False, compare=False)
 
     @classmethod
     def of(cls, task: str, steps: Sequence[Step], answer: str, tools: Sequence[str] = ()) -> CheckContext:
@@ -97,24 +103,17 @@ class CheckContext:
         and empty where the run cannot draw them (a context built by `of`)."""
         return list(self.sample(count))[:count]
 
-    def contents(self, path: str, count: int) -> list[str]:
-        """`count` drafts of the whole content the task asks `path` to hold, each written anew from the results of
-        the steps that changed nothing (not from the write that made it), at a temperature with its own seed (for
-        self-consistency of a file the run wrote); empty where the run cannot draw them."""
-        return list(self.sample_content(path, count))[:count]
-
-    def inputs(self, tool: str, count: int) -> list[str]:
-        """`count` inputs of `tool` (the calculator: an expression; the python tool: a program that prints it) that
-        work out what the task asks for, each written anew from the results of the calls of other tools that changed
-        nothing, at a temperature with its own seed (for self-consistency of a computation); empty where the run
-        cannot draw them."""
-        return list(self.sample_input(tool, count))[:count]
-
     def ask(self, question: str, count: int) -> list[str]:
         """`count` short replies the model gives to `question`, asked after the task and the tools' results (does
         the task ask for a change?), each drawn at a temperature with its own seed; empty where the run cannot draw
         them."""
         return list(self.sample_reply(question, count))[:count]
+
+    def draw(self, prompt: str, count: int, max_tokens: int, first_seed: int = 1) -> list[str]:
+        """`count` replies of the model to `prompt` of your own, of at most `max_tokens` tokens each, drawn at a
+        temperature with the seeds from `first_seed` on (the same ones for the same prompt and seed within a
+        finish); empty where the run cannot draw them."""
+        return list(self.draw_replies(prompt, count, max_tokens, first_seed))[:count]
 
     def with_answer(self, answer: str) -> CheckContext:
         """The same context with `answer` as the draft (a check put it in place of the model's)."""

@@ -2,9 +2,9 @@
 
 import warnings
 
-from .settings import PERMISSIONS, Settings, build_agent, small_model_likely
+from .settings import PERMISSIONS, Settings, build_agent
 
-__all__ = ["PERMISSIONS", "Settings", "build_agent", "small_model_likely"]
+__all__ = ["PERMISSIONS", "Settings", "build_agent"]
 
 warnings.warn("autoagent.config is deprecated: import from autoagent.settings (or autoagent)", DeprecationWarning,
               stacklevel=2)

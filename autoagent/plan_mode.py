@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,18 +17,20 @@ from langchain_core.tools import BaseTool
 
 from .acting.effects import Session, session
 from .acting.fence import unfenced
+from .advice import Advice, Advisor, RunSetup, TurnState, start_advisors
 from .checks import CheckContext, VerdictKind, named
-from .coach import Coach, coach_wanted
 from .events import RunObserver
 from .llm.call import invoke_model
+from .llm.profile import ModelProfile
 from .loop.budget import Budget, BudgetGuard, Spending
 from .loop.lifecycle import AgentOptions, RunLifecycle, gather_options
-from .protocols import with_workspace
+from .protocols import with_note
 from .reply import FINISH, Action, Thought, ThoughtAndAction
 from .steps import RunResult, Step, StepKind, StepOutcome, StopReason, SubRun
 from .subagents.calls import Caller, calling, current_caller
 
-PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "coach", "checks"})
+PLAN_OPTIONS = frozenset({"lang", "callbacks", "observers", "approver", "tool_timeout", "advisors", "checks",
+                          "profile"})
 
 
 class PlanError(ValueError):
@@ -53,11 +56,12 @@ class PlanAndExecute(RunLifecycle):
         **keywords: Any,
     ) -> None:
         """The planner; `options` as AutoGPT's (plan mode reads lang, callbacks, observers, approver,
-        tool_timeout, coach and checks), each also accepted as a keyword, with `on_step=fn` and `on_plan=fn`."""
+        tool_timeout, advisors, checks and profile), each also accepted as a keyword, with `on_step=fn` and
+        `on_plan=fn`."""
         options = gather_options("PlanAndExecute", options, keywords, PLAN_OPTIONS)
         super().__init__(llm, tools, prompts_path, agent_name, agent_role, max_thought_steps, options)
-        self.coached = coach_wanted(options.coach, llm)
         self.checks = [named(check) for check in options.checks]
+        self.advisors: list[Advisor] = []  # the running plan's
         self._callbacks: Callbacks = self.callbacks  # the running plan's, for every call it makes
 
     def run(self, task: str, verbose: bool = False) -> str:
@@ -68,6 +72,10 @@ class PlanAndExecute(RunLifecycle):
         """Plan, show the plan, then run it; a failing step stops the run with a report."""
         self._callbacks = callbacks
         events.on_thinking(1, self.max_thought_steps)
+        # a plan's checks draw no replies: to the advisors, the model samples nothing
+        profile = replace(self.options.profile or ModelProfile.of(self.llm), can_sample=False)
+        setup = RunSetup(result.task, self.prompts, self.toolbox, profile)
+        self.advisors = start_advisors(self.options.advisors, setup)
         plan = self._plan(result.task, result)
         if plan is not None:
             events.on_plan(plan)
@@ -78,11 +86,14 @@ class PlanAndExecute(RunLifecycle):
 
     def _plan(self, task: str, result: RunResult) -> list[str] | None:
         """Ask for the chain of tools; re-ask once when it can't be used."""
-        note, workspace = "", Coach(self.prompts, self.toolbox).workspace if self.coached else ""
+        advice = Advice()
+        for advisor in self.advisors:  # what they show after the task (the workspace's files)
+            advice = advice.then(advisor.before_model(TurnState(task)))
+        note = ""
         for _attempt in range(2):
             reply = self._ask(self.prompts.render(
                 "plan", **self.identity, tools=self.toolbox.describe(),
-                task_description=with_workspace(task, workspace), plan_note=note
+                task_description=with_note(task, advice.after_task), plan_note=note
             ), result)
             try:
                 plan = self._read_plan(reply)
@@ -129,10 +140,10 @@ class PlanAndExecute(RunLifecycle):
             value = outcome.step.observation
 
     def _judge(self, number: int, answer: str, result: RunResult) -> StepOutcome:
-        """The last tool's output past the checks (the coach's, where it helps, then the user's): a plan cannot go
-        back, so any verdict but an accept ends the run unverified, the output shown as unsure; an accepted
-        replacement is the answer, the output kept as the model's own."""
-        checks = [*([Coach(self.prompts, self.toolbox).check("")] if self.coached else []), *self.checks]
+        """The last tool's output past the checks (the advisors', then the user's): a plan cannot go back, so any
+        verdict but an accept ends the run unverified, the output shown as unsure; an accepted replacement is the
+        answer, the output kept as the model's own."""
+        checks = [*(advisor.check() for advisor in self.advisors), *self.checks]
         context = CheckContext.of(result.task, result.steps, answer, tuple(self.toolbox.tools))
         finish = ThoughtAndAction(thought=Thought(text="the plan is done"), action=Action(name=FINISH, args={}))
         for check in checks:

@@ -12,8 +12,10 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
 
+    from .advice import Advisor
     from .checks import NamedCheck
     from .events import RunObserver
+    from .llm.profile import ModelProfile
     from .loop.lifecycle import Agent, AgentOptions
 
 
@@ -96,6 +98,7 @@ def build_agent(
     """The agent `settings` describe: model, tools (built-in, user, MCP), prompts, approvals and budgets."""
     from .acting.approval import Approver
     from .agent import AutoGPT
+    from .llm.profile import ModelProfile
     from .llm.reply_caps import ReplyCaps
     from .loop.budget import Budget
     from .loop.lifecycle import AgentOptions
@@ -104,11 +107,12 @@ def build_agent(
     spec = settings.resolved_model()
     base_url = settings.base_url  # for a local model, load_chat_model says a base URL does not apply
     llm = _chat_model(settings, spec)
-    tools = _tools(settings, llm, spec, base_url, extra_tools)
+    profile = ModelProfile.of(llm, spec, base_url)  # what kind of model it is, worked out once
+    tools = _tools(settings, spec, base_url, profile, extra_tools)
     role = settings.role or None  # None: the prompts' default role, in their language
     options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
                            approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout,
-                           coach=settings.coach, checks=_checks(settings))
+                           advisors=_advisors(settings, profile), checks=_checks(settings), profile=profile)
     if settings.mode == "plan":
         if settings.agents_file is not None:
             from .errors import ConfigurationError
@@ -122,9 +126,8 @@ def build_agent(
 
         memory = LongTermMemory.open(spec, base_url=base_url)
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
-    compact = settings.thoughts == "compact" or (settings.thoughts == "auto" and small_model_likely(spec, base_url))
     options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
-                      compact_thoughts=compact, protocol=settings.protocol, budget=budget,
+                      compact_thoughts=_compact(settings, profile), protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,
                       reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))
     if settings.agents_file is not None:
@@ -134,6 +137,19 @@ def build_agent(
     if memory is not None:
         memory.prompts = agent.prompts  # the run's summary is asked for in the agent's prompts and language
     return agent
+
+
+def _advisors(settings: Settings, profile: ModelProfile) -> list[Advisor]:
+    """The coach where --coach asks for it for this model, then the advisors installed packages add."""
+    from .advice import entry_point_advisors
+    from .coach import Coach, coach_wanted
+
+    return [*([Coach()] if coach_wanted(settings.coach, profile) else []), *entry_point_advisors()]
+
+
+def _compact(settings: Settings, profile: ModelProfile) -> bool:
+    """One-sentence thoughts: asked for, or for `auto` a model served nearby, where small models run."""
+    return settings.thoughts == "compact" or (settings.thoughts == "auto" and profile.nearby)
 
 
 def _chat_model(settings: Settings, spec: str) -> BaseChatModel:
@@ -151,6 +167,7 @@ def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options
     budget, the invocation's other settings (approvals, permissions, prompts); the entry alone gets the run's
     budget, long-term memory and checks (a sub-agent's spending counts against the run's budget all the same)."""
     from .agent import AutoGPT
+    from .llm.profile import ModelProfile
     from .loop.budget import Budget, tightest
     from .subagents.team import AgentSpec, build_team, load_agents_file
 
@@ -162,10 +179,11 @@ def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options
         if model not in models:
             models[model] = _chat_model(settings, model)
         budget = Budget(spec.max_seconds, spec.max_tokens, spec.max_cost)
-        compact = settings.thoughts == "compact" or (
-            settings.thoughts == "auto" and small_model_likely(model, settings.base_url))
+        profile = ModelProfile.of(models[model], model, settings.base_url)
         own = replace(options, budget=tightest(budget, options.budget or Budget()) if entry else budget,
-                      compact_thoughts=compact, long_term_memory=options.long_term_memory if entry else None,
+                      compact_thoughts=_compact(settings, profile), profile=profile,
+                      advisors=_advisors(settings, profile),
+                      long_term_memory=options.long_term_memory if entry else None,
                       checks=options.checks if entry else ())
         return AutoGPT(models[model], agent_tools, settings.prompts_dir, spec.name, spec.role,
                        spec.max_steps or settings.max_steps, options=own)
@@ -173,7 +191,7 @@ def _team(settings: Settings, llm: BaseChatModel, tools: list[BaseTool], options
     return build_team(load_agents_file(settings.agents_file), tools, make, str(settings.agents_file))
 
 
-def _offers_python(settings: Settings, llm: BaseChatModel) -> bool:
+def _offers_python(settings: Settings, profile: ModelProfile) -> bool:
     """Whether the python tool is offered: as --allow-python or --no-allow-python say; else for --protocol code
     (its only tool), and for `auto` with the embedded model where bubblewrap can run it (sandboxed: a program that
     would change a file still asks first)."""
@@ -181,24 +199,13 @@ def _offers_python(settings: Settings, llm: BaseChatModel) -> bool:
         return settings.allow_python
     if settings.protocol == "code":
         return True
-    from .protocols import AUTO, embedded
+    from .protocols import AUTO
 
-    if settings.protocol != AUTO or settings.python_sandbox != "bwrap" or not embedded(llm):
+    if settings.protocol != AUTO or settings.python_sandbox != "bwrap" or not profile.embedded:
         return False
     from .tools.sandbox import bwrap_problem
 
     return bwrap_problem() is None
-
-
-def small_model_likely(spec: str, base_url: str | None) -> bool:
-    """True for the embedded model and for a model served from this machine or a private network (llama.cpp's
-    server, Ollama, vLLM), where small models run; False for hosted APIs."""
-    import os
-
-    from .llm.remote import is_nearby_server
-
-    base_url = base_url or os.environ.get("OPENAI_BASE_URL")
-    return spec.startswith("local") or (spec.startswith("openai:") and is_nearby_server(base_url))
 
 
 def _checks(settings: Settings) -> list[NamedCheck]:
@@ -208,7 +215,7 @@ def _checks(settings: Settings) -> list[NamedCheck]:
     return [*entry_point_checks(), *(check for path in settings.checks_modules for check in load_checks_module(path))]
 
 
-def _tools(settings: Settings, llm: BaseChatModel, spec: str, base_url: str | None,
+def _tools(settings: Settings, spec: str, base_url: str | None, profile: ModelProfile,
            extra: Sequence[BaseTool]) -> list[BaseTool]:
     """Built-in tools, then the user's (modules, entry points, MCP servers), narrowed to `settings.tools`."""
     from .acting.plugins import entry_point_tools, load_tools_module, merge_tools, select_tools
@@ -217,7 +224,7 @@ def _tools(settings: Settings, llm: BaseChatModel, spec: str, base_url: str | No
 
     embeddings = load_embeddings(spec, base_url=base_url)
     built_in = default_tools(settings.workspace, embeddings, allow_shell=settings.allow_shell,
-                             allow_python=_offers_python(settings, llm), python_sandbox=settings.python_sandbox,
+                             allow_python=_offers_python(settings, profile), python_sandbox=settings.python_sandbox,
                              allow_private_urls=settings.allow_private_urls)
     groups = [built_in, entry_point_tools()]
     groups += [load_tools_module(path) for path in settings.tools_modules]

@@ -81,13 +81,30 @@ def ran(steps: Sequence[Step]) -> list[Step]:
 @dataclass(frozen=True)
 class StepOutcome:
     """What one turn of the loop gave: the step, why the run must end (None: it goes on), and the final answer
-    when the step finished the task (written and checked before the finish is accepted)."""
+    when the step ended the task (written and checked before the finish is accepted), with the model's own answer
+    where a check put another in its place."""
 
     step: Step
     stop: StopReason | None = None
     answer: str = ""
     detail: str = ""  # what exactly ended the run, for people
     waited: float = 0.0  # seconds the user took to answer an approval prompt: not the step's time
+    model_answer: str = ""
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the run ends after this step, or None: it goes on."""
+        return Ending(self.stop, self.detail, self.answer, self.model_answer) if self.stop is not None else None
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a run ended: why, what exactly, and the answer its last step came to (empty: one is written for it)."""
+
+    stop: StopReason
+    detail: str = ""
+    answer: str = ""
+    model_answer: str = ""
 
 
 @dataclass

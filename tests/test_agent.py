@@ -11,6 +11,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.errors import ModelUnavailableError
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator
@@ -69,7 +70,7 @@ def test_finish_is_case_insensitive() -> None:
     assert run.stop_reason is StopReason.FINISHED and run.answer == "nothing to do"
     assert [step.kind for step in run.steps] == [StepKind.FINISH]
     coached, _ = make_agent(act("finish"), act("Finish"), "nothing to do", "nothing", "nothing",
-                            coach="on")  # sent back once: no tool ran; the answer, said again, stands
+                            advisors=[Coach()])  # sent back once: no tool ran; the answer, said again, stands
     run = coached.execute("say hi")
     assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH]  # both read as FINISH
     assert run.steps[0].check == "coach"
@@ -188,7 +189,8 @@ def test_a_stopped_run_whose_every_call_failed_shows_no_reply_that_is_no_answer(
 def test_with_the_coach_the_reply_after_a_failed_call_sent_again_is_drawn_at_a_temperature(coach: str) -> None:
     failed = act("explode", reason="x")
     llm = _Sampled(replies=[failed, failed, act("multiply", a=6, b=7), act("FINISH"), "It is 42.", *["42"] * 4])
-    run = AutoGPT(llm=llm, tools=[multiply, explode], coach=coach).execute("What is 6 times 7?")
+    advisors = [Coach()] if coach == "on" else []
+    run = AutoGPT(llm=llm, tools=[multiply, explode], advisors=advisors).execute("What is 6 times 7?")
 
     assert [step.kind for step in run.steps][:3] == [StepKind.ACTION, StepKind.REPEATED, StepKind.ACTION]
     drawn = [number for number, given in enumerate(llm.given[:3]) if given.get("temperature")]
@@ -201,7 +203,7 @@ def test_with_the_coach_the_reply_after_a_failed_call_sent_again_is_drawn_at_a_t
 def test_the_reply_after_a_call_that_worked_sent_again_is_not_drawn() -> None:
     worked = act("multiply", a=6, b=7)
     llm = _Sampled(replies=[worked, worked, worked, "It is 42.", *["42"] * 4])
-    run = AutoGPT(llm=llm, tools=[multiply, explode], coach="on").execute("What is 6 times 7?")
+    run = AutoGPT(llm=llm, tools=[multiply, explode], advisors=[Coach()]).execute("What is 6 times 7?")
 
     assert run.steps[-1].kind is StepKind.FINISH  # the third ask holds the result: a finish (`insists`)
     assert not any(given.get("temperature") for given in llm.given[:3])
@@ -220,7 +222,7 @@ def test_a_failed_call_is_tried_again_once_another_call_has_worked_since() -> No
 
 def test_a_call_that_only_restates_the_last_result_is_taken_as_a_finish() -> None:
     echo = '{"thought": "t", "action": {"name": "explode", "args": {"reason": "42"}}}'
-    agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.", coach="on")
+    agent, _ = make_agent(act("multiply", a=6, b=7), echo, "It is 42.", advisors=[Coach()])
 
     run = agent.execute("What is 6 times 7?")
 

@@ -10,6 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import calculator, calendar, file_tools
 
@@ -52,7 +53,7 @@ def test_a_capable_models_answer_is_taken_as_given(tmp_path: Path, task: str, fi
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     llm = ScriptedChatModel(replies=[*replies, answer])
-    agent = AutoGPT(llm=llm, tools=[calculator, calendar, *file_tools(tmp_path)], coach="off")
+    agent = AutoGPT(llm=llm, tools=[calculator, calendar, *file_tools(tmp_path)])
 
     run = agent.execute(task)
 
@@ -67,7 +68,7 @@ def test_a_capable_models_answer_is_taken_as_given(tmp_path: Path, task: str, fi
 def test_the_same_answers_with_the_coach_on_are_not_all_taken(tmp_path: Path) -> None:
     """The reason the coach is opt-in: its rules, made for a small model, send a right knowledge answer back."""
     llm = ScriptedChatModel(replies=[act("FINISH")])
-    agent = AutoGPT(llm=llm, tools=[calculator], coach="on", max_thought_steps=1)
+    agent = AutoGPT(llm=llm, tools=[calculator], advisors=[Coach()], max_thought_steps=1)
     run = agent.execute("In which year did Apollo 11 land on the Moon?")
     assert run.steps[0].kind is StepKind.REJECTED and run.steps[0].check == "coach"
     assert run.stop_reason is StopReason.MAX_STEPS and not run.finished
@@ -101,7 +102,7 @@ def test_a_reply_with_three_tool_calls_runs_all_three_and_sends_each_result_back
         {"name": "calculator", "args": {"expression": "10 - 4"}, "id": "c3"},
     ])
     llm = ScriptedChatModel(replies=[three, call("final_answer", "c4", answer="4, 9 and 6")])
-    run = AutoGPT(llm=llm, tools=[calculator], protocol="tools", coach="off").execute("Work out 2+2, 3*3 and 10-4.")
+    run = AutoGPT(llm=llm, tools=[calculator], protocol="tools").execute("Work out 2+2, 3*3 and 10-4.")
 
     assert [step.observation for step in run.steps[:3]] == ["4", "9", "6"]
     assert [step.in_reply_of for step in run.steps[:3]] == [0, 1, 1]
@@ -119,6 +120,6 @@ def test_a_reply_that_calls_a_tool_and_then_final_answer_runs_the_tool_first() -
         {"name": "final_answer", "args": {"answer": "42"}, "id": "c2"},
     ])
     llm = ScriptedChatModel(replies=[both])
-    run = AutoGPT(llm=llm, tools=[calculator], protocol="tools", coach="off").execute("What is 6 * 7?")
+    run = AutoGPT(llm=llm, tools=[calculator], protocol="tools").execute("What is 6 * 7?")
     assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.FINISH]
     assert run.steps[0].observation == "42" and run.answer == "42" and run.usage.calls == 1

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.coach.days import day_asked, gives_day
 from autoagent.steps import StepKind
 from autoagent.tools import make_calendar_tool
@@ -19,7 +20,7 @@ NOW = dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.timezone.utc)  # a Tuesday
 
 def agent_with(*replies: str) -> tuple[AutoGPT, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(replies))
-    return AutoGPT(coach="on", llm=llm, tools=[make_calendar_tool(lambda: NOW)]), llm
+    return AutoGPT(advisors=[Coach()], llm=llm, tools=[make_calendar_tool(lambda: NOW)]), llm
 
 
 @pytest.mark.parametrize(("request_", "day"), [

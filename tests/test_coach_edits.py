@@ -9,7 +9,10 @@ from typing import Any
 
 from autoagent import AutoGPT
 from autoagent.acting.fence import fence
+from autoagent.acting.toolbox import Toolbox
 from autoagent.checks import CheckContext, Verdict, VerdictKind
+from autoagent.coach import Coach
+from autoagent.coach.drafts import Drafts
 from autoagent.coach.edits import derived, describe, edits_verdict, lines_of, shape, written
 from autoagent.coach.referee import Referee
 from autoagent.prompts import PromptTemplateBuilder
@@ -57,14 +60,14 @@ def test_contents_are_compared_line_by_line_without_blanks_fences_or_surrounding
     assert lines_of("7\n18") != lines_of("18\n7")
 
 
-def context(steps: list[Step], *drafts: str) -> CheckContext:
-    asked: list[str] = []
+def context(steps: list[Step], *drafts: str) -> Drafts:
+    """The drafts of a finish whose model writes `drafts`, in order, each time it is asked to write a file anew."""
 
-    def sample_content(path: str, count: int) -> list[str]:
-        asked.append(path)
-        return list(drafts)[:count]
+    def draw(prompt: str, count: int, max_tokens: int, first_seed: int) -> list[str]:
+        return list(drafts)[first_seed - 1:first_seed - 1 + count]
 
-    return CheckContext("Sort sizes.txt.", steps, lambda: "Done.", sample_content=sample_content)
+    finish = CheckContext("Sort sizes.txt.", steps, lambda: "Done.", draw_replies=draw)
+    return Drafts(PROMPTS, Toolbox(file_tools(Path("."))), 512).begin(finish)
 
 
 def test_a_file_written_from_what_was_read_stands_only_when_the_drafts_write_it_the_same() -> None:
@@ -74,7 +77,8 @@ def test_a_file_written_from_what_was_read_stands_only_when_the_drafts_write_it_
     stopped = edits_verdict(context(steps, "7\n18\n250\n1024", "250\n18\n1024\n7"), WRITERS, PROMPTS)
     assert stopped is not None and stopped.kind is VerdictKind.STOP and stopped.reason is StopReason.UNVERIFIED
     assert stopped.note.startswith("sizes.txt was not written the same when the model wrote it again")
-    assert edits_verdict(CheckContext.of("Sort sizes.txt.", steps, "Done."), WRITERS, PROMPTS) is None  # no drafts
+    undrawn = Drafts(PROMPTS, Toolbox([]), 512).begin(CheckContext.of("Sort sizes.txt.", steps, "Done."))
+    assert edits_verdict(undrawn, WRITERS, PROMPTS) is None  # a run that cannot draw drafts
 
 
 def made_up(content: str, *drafts: str) -> Verdict | None:
@@ -140,7 +144,7 @@ def sort_run(tmp_path: Path, first: str, *replies: str) -> tuple[Any, _Sampled]:
     (tmp_path / "sizes.txt").write_text(SIZES, encoding="utf-8")
     llm = _Sampled(replies=[act("read_file", path="sizes.txt"), act("write_file", path="sizes.txt", content=first),
                             act("FINISH"), "The numbers in sizes.txt are now sorted.", *replies])
-    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path))
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path))
     return agent.execute("Sort the numbers in sizes.txt from small to large and save it."), llm
 
 
@@ -187,7 +191,8 @@ def test_an_answer_without_numbers_to_a_question_about_a_file_stands_only_when_g
     def run(*samples: str) -> Any:
         llm = _Sampled(replies=[act("read_file", path="todo.md"), act("FINISH"),
                                 "Nothing is left to do in todo.md.", *samples])
-        return AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("What is left to do in todo.md?")
+        agent = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path))
+        return agent.execute("What is left to do in todo.md?")
 
     disputed = run("2", "pack and ship")
     assert disputed.stop_reason is StopReason.UNVERIFIED and "did not agree" in disputed.steps[-1].observation

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from autoagent.coach import Coach
+from autoagent.coach.leads import Leader
 from autoagent.coach.referee import Referee
+from autoagent.coach.rules import Rule
 from autoagent.coach.writes import asks_for_change, object_to_no_change
 from autoagent.prompts import PromptTemplateBuilder
-from autoagent.protocols import Turn
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind
 
@@ -25,24 +27,24 @@ def called(number: int, name: str, observation: str, success: bool = False, **ar
     return Step(number, StepKind.ACTION, "", decision, observation, success=success)
 
 
-def turn(task: str) -> Turn:
-    return Turn(task, "", None, False, ())  # type: ignore[arg-type]
-
-
 def referee() -> Referee:
     return Referee(PromptTemplateBuilder(), TOOLS, WRITERS, "calculator")
+
+
+def leader() -> Leader:
+    return Leader(PromptTemplateBuilder(), TOOLS, WRITERS, "calculator")
 
 
 def test_a_tool_named_only_in_the_failed_calls_own_arguments_is_no_advice() -> None:
     step = called(1, "calendar", "calendar failed: could not understand the date/time 'current_datetime() - 1' (did "
                   "not understand: current_datetime); try a form like 'tomorrow'", expression="current_datetime() - 1")
-    lead = referee().lead(turn("What day of the week was it yesterday?"), [step])
+    lead = leader().lead("What day of the week was it yesterday?", False, (), [step])
     assert lead is not None and lead.only == "calendar" and lead.takes == ("yesterday",)
 
 
 def test_a_failed_call_that_did_not_take_the_requests_day_whole_is_led_to_take_it() -> None:
     step = called(1, "calendar", "calendar failed: could not understand it", expression="now() - INTERVAL 2 WEEKS")
-    lead = referee().lead(turn("What is the date two weeks from today?"), [step])
+    lead = leader().lead("What is the date two weeks from today?", False, (), [step])
     assert lead is not None and lead.takes == ("two weeks from today",) and lead.only == "calendar"
     assert lead.thought_start == ("Step 1 failed; next I must find out what is the date two weeks from today, "
                                   "so I call")  # a question, as a thing to do
@@ -50,23 +52,23 @@ def test_a_failed_call_that_did_not_take_the_requests_day_whole_is_led_to_take_i
 
 def test_a_failed_call_that_ran_files_together_is_led_to_one_file_by_the_tool_for_the_change() -> None:
     step = called(1, "read_file", "read_file failed: 'a.log b.log' does not exist", path="a.log b.log")
-    lead = referee().lead(turn("Delete a.log and b.log."), [step])
+    lead = leader().lead("Delete a.log and b.log.", False, (), [step])
     assert lead is not None and lead.takes == ("a.log",) and lead.only == "delete_file"
 
 
 def test_no_retry_lead_once_a_call_worked_or_when_the_call_took_the_given_whole() -> None:
     took = called(1, "calendar", "calendar failed: could not understand it", expression="two weeks from today")
-    assert referee().lead(turn("What is the date two weeks from today?"), [took]) is None
+    assert leader().lead("What is the date two weeks from today?", False, (), [took]) is None
     worked = called(1, "read_file", "15", success=True, path="a.txt")
     failed = called(2, "read_file", "read_file failed: no such file", path="bb.txt")
-    assert referee().lead(turn("Read a.txt and b.txt and add the two numbers."), [worked, failed]) is None
+    assert leader().lead("Read a.txt and b.txt and add the two numbers.", False, (), [worked, failed]) is None
 
 
 def test_the_retry_lead_is_given_twice_a_run_at_most() -> None:
-    judge = referee()
-    task = turn("What is the date two weeks from today?")
+    judge = leader()
+    task = "What is the date two weeks from today?"
     steps = [called(number, "calendar", "calendar failed", expression=f"now() + {number}") for number in (1, 2, 3)]
-    assert [judge.lead(task, steps[:index]) is not None for index in (1, 2, 3)] == [True, True, False]
+    assert [judge.lead(task, False, (), steps[:index]) is not None for index in (1, 2, 3)] == [True, True, False]
 
 
 @pytest.mark.parametrize(("request_", "verb"), [
@@ -100,7 +102,7 @@ def test_a_failed_call_on_a_file_ending_alone_is_led_to_the_pattern_the_request_
     from autoagent.action_schema import action_schema
 
     step = called(1, "delete_file", "delete_file failed: '.tmp' does not exist", path=".tmp")
-    lead = referee().lead(turn("Delete every .tmp file in the workspace."), [step])
+    lead = leader().lead("Delete every .tmp file in the workspace.", False, (), [step])
     assert lead is not None and lead.takes == ("*.tmp",) and lead.only == "delete_file"
     schema = action_schema({"delete_file": {"type": "object", "properties": {"path": {"type": "string"}},
                                             "required": ["path"]}}, finish=False, takes=lead.takes)
@@ -122,35 +124,37 @@ def test_a_pattern_the_request_gives_is_used_by_the_pattern_or_by_a_file_it_matc
 
 
 def test_a_write_to_a_file_named_like_the_requests_folder_is_led_into_the_folder() -> None:
-    judge = referee()
+    judge, led = referee(), leader()
     task = "Copy notes.txt into the archive folder."
     action = Action(name="copy_file", args={"source": "notes.txt", "destination": "archive.txt"})
     objection = judge.review_action(task, action, [], writes=True)
-    assert objection is not None and objection.template == "folder_as_file"
-    lead = judge.lead(turn(task), [])
+    assert objection is not None and objection.rule is Rule.FOLDER_AS_FILE
+    assert led.lead(task, False, (), []) is None  # not before it follows the objection
+    led.follow(objection, action.name)
+    lead = led.lead(task, False, (), [])
     assert lead is not None and lead.takes == ("archive/",) and lead.only == "copy_file"
     assert lead.thought_start.startswith("The request names the folder archive")
-    assert judge.lead(turn(task), []) is None  # once
+    assert led.lead(task, False, (), []) is None  # once
 
 
 def test_a_failed_call_on_a_question_which_file_mentions_a_word_is_led_to_the_finder_for_it() -> None:
     step = called(1, "read_file", "read_file failed: 'data/Paris.txt' does not exist", path="data/Paris.txt")
-    lead = referee().lead(turn("Which file mentions Paris?"), [step])
+    lead = leader().lead("Which file mentions Paris?", False, (), [step])
     assert lead is not None and lead.takes == ("Paris",) and lead.only == "search_files"
     assert "find out which file mentions Paris" in lead.thought_start
     searched = called(1, "search_files", "search_files failed: ...", pattern="Paris")
-    assert referee().lead(turn("Which file mentions Paris?"), [searched]) is None  # it looked for that already
+    assert leader().lead("Which file mentions Paris?", False, (), [searched]) is None  # it looked for that already
 
 
 def test_arithmetic_with_no_number_of_its_own_before_the_next_given_is_led_to_the_calculator_first() -> None:
     task = "Read input.txt, double the number, and save it to output.txt."
     read = called(1, "read_file", "21", success=True, path="input.txt")
     pending = ("output.txt",)
-    lead = referee().lead(Turn(task, "", None, False, pending), [read])  # type: ignore[arg-type]
+    lead = leader().lead(task, False, pending, [read])
     assert lead is not None and lead.only == "calculator" and lead.takes == ("21",)
     assert "next I must double the number" in lead.thought_start
     doubled = called(2, "calculator", "42", success=True, expression="21 * 2")
-    lead = referee().lead(Turn(task, "", None, False, pending), [read, doubled])  # type: ignore[arg-type]
+    lead = leader().lead(task, False, pending, [read, doubled])
     assert lead is not None and lead.only == "write_file" and lead.takes == ("output.txt",)
 
 
@@ -165,7 +169,7 @@ def test_a_note_the_run_was_given_is_never_written_into_a_file(tmp_path: Path) -
         act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
         act("write_file", path="result.txt", content="Wrote 4 characters to result.txt."),
         act("FINISH"), "Saved 4140 to result.txt."])
-    result = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("Save 4140 in result.txt.")
+    result = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path)).execute("Save 4140 in result.txt.")
 
     assert [step.kind for step in result.steps[1:3]] == [StepKind.REJECTED, StepKind.REJECTED]  # each time
     assert "is what this run was told about an action" in result.steps[2].observation
@@ -182,7 +186,7 @@ def test_a_percentage_the_request_gives_is_used_only_as_a_percentage() -> None:
     for expression in ("5030 * 0.15", "5030 * 15 / 100", "15% * 5030"):
         taken = called(2, "calculator", "754.5", success=True, expression=expression)
         assert unused_mentions(task, [added, taken]) == [], expression
-    lead = referee().lead(Turn(task, "", None, False, ("15%",)), [added, wrong])  # type: ignore[arg-type]
+    lead = leader().lead(task, False, ("15%",), [added, wrong])
     assert lead is not None and lead.takes == ("15", "5045", "0.15") and lead.only == "calculator"
 
 
@@ -192,15 +196,15 @@ def test_a_call_of_a_tool_there_is_not_took_nothing_and_is_led_to_the_tool_named
 
     step = called(1, "rename_file", "Unknown tool 'rename_file'.", path="draft.txt", destination="final.txt")
     leader = Leader(PromptTemplateBuilder(), (*TOOLS, "move_file"), (*WRITERS, "move_file"), "calculator")
-    lead = leader.lead(turn("Rename draft.txt to final.txt."), [step])
+    lead = leader.lead("Rename draft.txt to final.txt.", False, (), [step])
     assert lead is not None and lead.only == "move_file" and lead.takes == ("draft.txt",)
 
 
 def test_a_failed_call_of_another_tool_on_a_question_about_a_day_is_led_to_the_calendar() -> None:
-    judge = Referee(PromptTemplateBuilder(), (*TOOLS, "list_files"), WRITERS, "calculator", "calendar")
+    judge = Leader(PromptTemplateBuilder(), (*TOOLS, "list_files"), WRITERS, "calculator", "calendar")
     step = called(1, "list_files", "list_files failed: 'last_modified_date.txt' does not exist",
                   path="last_modified_date.txt")
-    lead = judge.lead(turn("昨天是几月几号？"), [step])  # noqa: RUF001
+    lead = judge.lead("昨天是几月几号？", False, (), [step])  # noqa: RUF001
     assert lead is not None and lead.only == "calendar" and lead.takes == ("昨天",)
 
 
@@ -213,7 +217,7 @@ def test_a_number_only_a_note_shows_is_not_written_either(tmp_path: Path) -> Non
     llm = ScriptedChatModel(replies=[
         act("calculator", expression="2^16"), act("write_file", path="power.txt", content="65536"),
         act("write_file", path="power.txt", content="5"), act("FINISH"), "Saved 65536 to power.txt."])
-    result = AutoGPT(coach="on", llm=llm, tools=[calculator, *file_tools(tmp_path)]).execute(
+    result = AutoGPT(advisors=[Coach()], llm=llm, tools=[calculator, *file_tools(tmp_path)]).execute(
         "Calculate 2 to the power of 16 and save the number in power.txt.")
 
     assert result.steps[2].kind is StepKind.REJECTED

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.llm.local import ChatLocalLlama
 from autoagent.tools import default_tools
 
@@ -39,7 +40,8 @@ def _rates(coach: str, weights: Path, tmp_path: Path) -> tuple[int, int]:
     llm.llama().reset()
 
     def agent(space: Path) -> AutoGPT:
-        return AutoGPT(llm=llm, tools=default_tools(space), compact_thoughts=True, max_thought_steps=6, coach=coach)
+        return AutoGPT(llm=llm, tools=default_tools(space), compact_thoughts=True, max_thought_steps=6,
+                       advisors=[Coach()] if coach == "on" else [])
 
     return rates(CASES, tmp_path, agent, f"{weights.name}, coach {coach}")
 

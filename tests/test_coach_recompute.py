@@ -11,7 +11,10 @@ import pytest
 from autoagent import AutoGPT
 from autoagent.acting.toolbox import Toolbox
 from autoagent.checks import CheckContext, VerdictKind
+from autoagent.coach import Coach
+from autoagent.coach.drafts import Drafts
 from autoagent.coach.recompute import input_of, program_of, recompute_verdict, rerun_verdict
+from autoagent.prompts import PromptTemplateBuilder
 from autoagent.reply import Action, Thought, ThoughtAndAction
 from autoagent.steps import Step, StepKind, StopReason
 from autoagent.tools import calculator, file_tools, make_python_tool
@@ -28,14 +31,18 @@ def called(number: int, name: str, observation: str, **args: str) -> Step:
     return Step(number, StepKind.ACTION, "", decision, observation, success=True)
 
 
-def context(*inputs: str, steps: list[Step] | None = None) -> CheckContext:
+def drafting(steps: list[Step], tools: Toolbox, *inputs: str) -> Drafts:
+    """The drafts of a finish whose model writes `inputs`, in order, each time it is asked to work the task out."""
+
+    def draw(prompt: str, count: int, max_tokens: int, first_seed: int) -> list[str]:
+        return list(inputs)[first_seed - 1:first_seed - 1 + count]
+
+    return Drafts(PromptTemplateBuilder(), tools, 512).begin(CheckContext(TASK, steps, lambda: "", draw_replies=draw))
+
+
+def context(*inputs: str, steps: list[Step] | None = None) -> Drafts:
     steps = steps if steps is not None else [called(1, "calculator", "280", expression="250 * 1.12")]
-
-    def sample_input(tool: str, count: int) -> list[str]:
-        assert tool == "calculator"
-        return list(inputs)[:count]
-
-    return CheckContext(TASK, steps, lambda: "", sample_input=sample_input)
+    return drafting(steps, Toolbox([calculator]), *inputs)
 
 
 TOOLS = Toolbox([calculator])
@@ -84,7 +91,7 @@ def test_the_input_is_read_out_of_how_a_model_writes_it(reply: str, expression: 
 def run(tmp_path: Path, *inputs: str) -> tuple[Any, _Sampled]:
     llm = _Sampled(replies=[act("calculator", expression="250 * 1.12"), act("FINISH"), "They cost 280 euros.",
                             *inputs, "280", "280 euros"])
-    agent = AutoGPT(coach="on", llm=llm, tools=[calculator, *file_tools(tmp_path)])
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[calculator, *file_tools(tmp_path)])
     return agent.execute(TASK), llm
 
 
@@ -103,14 +110,9 @@ def test_the_coach_has_a_sampling_model_work_a_calculated_answer_out_again_witho
 needs_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason="the python tool's sandbox (.ci/run installs it)")
 
 
-def programs(*drawn: str, printed: str = "The total is 280", answer_steps: list[Step] | None = None) -> CheckContext:
+def programs(*drawn: str, printed: str = "The total is 280", answer_steps: list[Step] | None = None) -> Drafts:
     steps = answer_steps or [called(1, "python", printed, code="print(...)")]
-
-    def sample_input(tool: str, count: int) -> list[str]:
-        assert tool == "python"
-        return list(drawn)[:count]
-
-    return CheckContext(TASK, steps, lambda: "", sample_input=sample_input)
+    return drafting(steps, Toolbox([]), *drawn)
 
 
 @needs_bwrap
@@ -155,7 +157,7 @@ def test_under_the_code_protocol_a_printed_number_stands_when_a_program_written_
         tmp_path: Path, drawn: tuple[str, str], finished: bool) -> None:
     own = "Thought: multiply\n```python\nprint(250 * 1.12)\n```"
     llm = _Sampled(replies=[own, "Final Answer: They cost 280 euros.", *drawn, "280", "280 euros"])
-    run = AutoGPT(coach="on", protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
+    run = AutoGPT(advisors=[Coach()], protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
     assert run.finished is finished and run.answer == "They cost 280 euros."
     asked = [prompt for prompt in llm.prompts if "```python block" in prompt]
     assert len(asked) == 2 and all("print(250 * 1.12)" not in prompt for prompt in asked)  # not shown the run's own
@@ -169,6 +171,6 @@ def test_programs_written_again_start_afresh_without_the_names_the_run_s_program
     own = "Thought: multiply\n```python\ncost = 250 * 1.12\nprint(cost)\n```"
     drawn = ("```python\nprint(cost)\n```", "```python\nprint(251)\n```")  # the first would agree, given `cost`
     llm = _Sampled(replies=[own, "Final Answer: They cost 280 euros.", *drawn, "280", "280 euros"])
-    run = AutoGPT(coach="on", protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
+    run = AutoGPT(advisors=[Coach()], protocol="code", llm=llm, tools=[make_python_tool(tmp_path)]).execute(TASK)
     assert run.steps[0].observation == "280.0"
     assert not run.finished and run.stop_reason is StopReason.UNVERIFIED

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.coach.tally import asked_ending
 from autoagent.tools import file_tools
 
@@ -30,7 +31,7 @@ def run(tmp_path: Path, answer: str, path: str = ".") -> str:
     for name in ("one.txt", "two.txt", "three.md"):
         (tmp_path / name).write_text("x")
     llm = ScriptedChatModel(replies=[act("list_files", path=path), act("FINISH"), answer])
-    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path))
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path))
     return agent.execute("How many text files (.txt) are there?").answer
 
 

@@ -6,6 +6,7 @@ import pytest
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.coach.settled import check_arithmetic, check_percent
 from autoagent.coach.units import check_units
 from autoagent.steps import StepKind, StopReason
@@ -95,7 +96,7 @@ def multiply(a: float, b: float) -> str:
 
 def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(replies))
-    return AutoGPT(coach="on", llm=llm, tools=tools or [calculator]), llm  # type: ignore[arg-type]
+    return AutoGPT(advisors=[Coach()], llm=llm, tools=tools or [calculator]), llm  # type: ignore[arg-type]
 
 
 def test_an_answer_that_does_not_fit_the_units_is_checked_with_the_arithmetic_they_give() -> None:

@@ -11,7 +11,9 @@ from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.coach.clauses import clause_of, next_clause
+from autoagent.coach.leads import Leader
 from autoagent.coach.verify import (
     claimed_calculation,
     mentions,
@@ -52,7 +54,7 @@ def hold_schemas(monkeypatch: pytest.MonkeyPatch, llm: ScriptedChatModel) -> lis
 
 def agent_with(*replies: str, tools: list | None = None) -> tuple[AutoGPT, ScriptedChatModel]:
     llm = ScriptedChatModel(replies=list(replies))
-    return AutoGPT(coach="on", llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
+    return AutoGPT(advisors=[Coach()], llm=llm, tools=tools or [multiply, explode]), llm  # type: ignore[arg-type]
 
 
 def test_a_finish_before_any_tool_ran_is_sent_back_once() -> None:
@@ -386,7 +388,7 @@ def test_a_task_in_parts_is_led_to_its_next_part_in_the_tasks_own_words(monkeypa
     replies = [act("multiply", a=6, b=7), act("multiply", a=42, b=5), act("FINISH"), "It is 210."]
     llm = ScriptedChatModel(replies=replies)
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(coach="on", llm=llm, tools=[multiply], compact_thoughts=True)
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[multiply], compact_thoughts=True)
     agent.execute("Multiply 6 by 7, then add 5 to the product.")
     led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
     assert len(led) == 1  # one reply led to: the thought names multiply, the one tool that can take the 5
@@ -415,7 +417,7 @@ def test_after_a_repeat_the_run_is_led_to_the_part_that_follows_by_another_tool(
         return RunnableLambda(lambda messages: llm.invoke(messages))
 
     monkeypatch.setattr("autoagent.protocols.thought_action.bind_json_schema", bind)
-    agent = AutoGPT(coach="on", llm=llm, tools=[*file_tools(tmp_path), add_up], compact_thoughts=True)
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[*file_tools(tmp_path), add_up], compact_thoughts=True)
     result = agent.execute("Read numbers.txt and tell me the sum of the numbers in it.")
     assert result.finished and result.answer == "The sum is 100."
     led = [reply for schema in held for reply in schema.get("anyOf", [])]  # type: ignore[attr-defined]
@@ -448,7 +450,7 @@ def test_an_answer_copying_a_fences_note_gives_way_to_what_the_fence_quotes(tmp_
 def test_an_answer_copied_from_the_finish_prompts_own_words_gives_way_to_the_result() -> None:
     copied = "state the result itself (the number, the date, the text found, or what was done, with file names)."
     llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"), copied, copied])
-    result = AutoGPT(coach="on", llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
+    result = AutoGPT(advisors=[Coach()], llm=llm, tools=[multiply]).execute("Multiply 6 by 7.")
     assert result.finished and result.answer == "42"
     step = Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text=""), action=Action(
         name="multiply", args={"a": 6, "b": 7})), "42")
@@ -457,11 +459,12 @@ def test_an_answer_copied_from_the_finish_prompts_own_words_gives_way_to_the_res
 
 def test_an_unfinished_runs_answer_stating_a_number_no_tool_showed_gives_way_to_the_result() -> None:
     llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "The result is 90,592."])
-    result = AutoGPT(coach="on", llm=llm, tools=[multiply], max_thought_steps=1).execute("What is 1234 times 5678?")
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[multiply], max_thought_steps=1)
+    result = agent.execute("What is 1234 times 5678?")
     assert result.stop_reason is StopReason.MAX_STEPS and result.answer == "7006652"
     llm = ScriptedChatModel(replies=[act("multiply", a=1234, b=5678), "It is 7,006,652."])
-    assert AutoGPT(coach="on", llm=llm, tools=[multiply], max_thought_steps=1).execute("1234 times 5678?").answer == \
-        "It is 7,006,652."
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[multiply], max_thought_steps=1)
+    assert agent.execute("1234 times 5678?").answer == "It is 7,006,652."
 
 
 def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_that_tool(
@@ -472,7 +475,7 @@ def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_th
                act("move_file", source="draft.txt", destination="final.txt"), act("FINISH"), "Renamed it."]
     llm = ScriptedChatModel(replies=replies)
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)
     result = agent.execute("Rename draft.txt to final.txt.")
 
     assert result.finished and (tmp_path / "final.txt").read_text() == "my draft\n"
@@ -484,21 +487,19 @@ def test_after_a_call_whose_error_names_another_tool_the_next_call_is_held_to_th
 
 
 def test_an_error_naming_no_other_tool_leads_nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
-    from autoagent.protocols import Turn
 
     def failed(name: str, observation: str) -> Step:
         return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
             name=name, args={})), observation, success=False)
 
-    referee = Referee(PromptTemplateBuilder(), ("read_file", "list_files", "search_files"))
-    turn = Turn("Find the file.", "", None, False, ())  # type: ignore[arg-type]
-    assert referee.lead(turn, [failed("list_files", "list_files failed: 'a' is a file (use read_file)")]) \
+    leader = Leader(PromptTemplateBuilder(), ("read_file", "list_files", "search_files"))
+    task = "Find the file."
+    assert leader.lead(task, False, (), [failed("list_files", "list_files failed: 'a' is a file (use read_file)")]) \
         .only == "read_file"  # type: ignore[union-attr]
-    assert referee.lead(turn, [failed("read_file", "read_file failed: no such file")]) is None
-    assert referee.lead(turn, [failed("read_file", "use list_files or search_files")]) is None  # two: no choice
-    assert referee.lead(turn, [failed("read_file", "read_file failed: use read_file_v2")]) is None  # its own name
+    assert leader.lead(task, False, (), [failed("read_file", "read_file failed: no such file")]) is None
+    assert leader.lead(task, False, (), [failed("read_file", "use list_files or search_files")]) is None  # two
+    assert leader.lead(task, False, (), [failed("read_file", "read_file failed: use read_file_v2")]) is None  # its own
 
 
 def test_the_final_answer_is_written_from_the_calls_that_worked(tmp_path: Path) -> None:
@@ -647,7 +648,7 @@ def test_a_finish_that_leaves_the_models_own_plan_half_done_is_sent_back_and_led
                                          expression="12 + 18 + 27"), act("FINISH"),
                                      act("calculator", expression="57 / 3"), act("FINISH"), "The average is 19."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(coach="on", llm=llm, tools=[calculator], compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[calculator], compact_thoughts=True)  # type: ignore[arg-type]
 
     result = agent.execute("What is the average of 12, 18 and 27?")
 
@@ -675,7 +676,7 @@ def test_after_a_finish_without_the_change_asked_for_the_next_call_is_held_to_th
     llm = ScriptedChatModel(replies=[act("read_file", path="temp.txt"), act("FINISH"),
                                      act("delete_file", path="temp.txt"), act("FINISH"), "Deleted."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path), compact_thoughts=True)  # type: ignore[arg-type]
 
     result = agent.execute("Remove temp.txt from the workspace.")
 
@@ -700,7 +701,7 @@ def test_a_part_of_the_task_that_asks_for_a_change_is_led_to_the_tool_named_for_
     llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("write_file", path="out.txt", content="42"),
                                      act("FINISH"), "Saved 42."])
     held = hold_schemas(monkeypatch, llm)
-    agent = AutoGPT(coach="on", llm=llm, tools=[multiply, *file_tools(tmp_path)], compact_thoughts=True)  # type: ignore[arg-type]
+    agent = AutoGPT(advisors=[Coach()], llm=llm, tools=[multiply, *file_tools(tmp_path)], compact_thoughts=True)  # type: ignore[arg-type]
 
     agent.execute("Multiply 6 by 7, then save the result to out.txt.")
 
@@ -710,19 +711,16 @@ def test_a_part_of_the_task_that_asks_for_a_change_is_led_to_the_tool_named_for_
 
 
 def test_a_failed_read_before_a_requested_write_does_not_lead_to_a_listing() -> None:
-    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
-    from autoagent.protocols import Turn
 
     def failed() -> Step:  # a fresh step each time: a lead is counted per run
         return Step(1, StepKind.ACTION, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
             name="read_file", args={"path": "out.txt"})), "'out.txt' does not exist (use list_files to see)", False)
 
     tools, writers = ("read_file", "list_files", "write_file"), ("write_file",)
-    saving = Turn("Save 42 to out.txt.", "", None, False, ())  # type: ignore[arg-type]
-    assert Referee(PromptTemplateBuilder(), tools, writers).lead(saving, [failed()]) is None
-    asking = Turn("Which file is like out.txt?", "", None, False, ())  # type: ignore[arg-type]
-    assert Referee(PromptTemplateBuilder(), tools, writers).lead(asking, [failed()]).only == "list_files"  # type: ignore[union-attr]
+    assert Leader(PromptTemplateBuilder(), tools, writers).lead("Save 42 to out.txt.", False, (), [failed()]) is None
+    asking = Leader(PromptTemplateBuilder(), tools, writers).lead("Which file is like out.txt?", False, (), [failed()])
+    assert asking is not None and asking.only == "list_files"
 
 
 def test_a_folder_the_request_names_written_as_a_file_is_questioned_once(tmp_path: Path) -> None:
@@ -755,18 +753,16 @@ def test_an_answer_with_a_date_no_tool_showed_gives_way_to_the_date_tools_result
 
 
 def test_a_part_of_the_task_that_is_arithmetic_is_led_to_the_calculator() -> None:
-    from autoagent.coach.referee import Referee
     from autoagent.prompts import PromptTemplateBuilder
-    from autoagent.protocols import Turn
 
     def read(number: int, path: str, kind: StepKind = StepKind.ACTION) -> Step:
         return Step(number, kind, "", ThoughtAndAction(thought=Thought(text="t"), action=Action(
             name="read_file", args={"path": path})), "15" if path == "a.txt" else "27")
 
     tools = ("read_file", "read_webpage", "calculator")
-    referee = Referee(PromptTemplateBuilder(), tools, (), "calculator")
-    turn = Turn("Read a.txt and b.txt and add the two numbers.", "", None, True, ())  # type: ignore[arg-type]
-    lead = referee.lead(turn, [read(1, "a.txt"), read(2, "b.txt"), read(3, "a.txt", StepKind.REPEATED)])
+    leader = Leader(PromptTemplateBuilder(), tools, (), "calculator")
+    steps = [read(1, "a.txt"), read(2, "b.txt"), read(3, "a.txt", StepKind.REPEATED)]
+    lead = leader.lead("Read a.txt and b.txt and add the two numbers.", True, (), steps)
     assert lead is not None and lead.only == "calculator" and "add the two numbers" in lead.thought_start
 
 
@@ -774,7 +770,7 @@ def test_a_stand_in_result_that_does_not_answer_by_itself_is_unverified(tmp_path
     format_json = "```json\n" + act("FINISH") + "\n```"
     llm = ScriptedChatModel(replies=[act("write_file", path="hi.txt", content="hello"), act("FINISH"), format_json,
                                      format_json])
-    result = AutoGPT(coach="on", llm=llm, tools=file_tools(tmp_path)).execute("Write hello into hi.txt.")
+    result = AutoGPT(advisors=[Coach()], llm=llm, tools=file_tools(tmp_path)).execute("Write hello into hi.txt.")
     assert result.stop_reason is StopReason.UNVERIFIED and result.answer == "Wrote 5 characters to hi.txt."
     assert result.model_answer == format_json.strip() and result.steps[-1].check == "coach"
 
@@ -850,7 +846,7 @@ def test_a_program_s_printed_sum_grounds_the_answer_under_the_code_protocol(tmp_
     program = ("Thought: I sum them.\n```python\nwith open('numbers.txt', encoding='utf-8') as f:\n"
                "    print(sum(int(line) for line in f))\n```")
     llm = ScriptedChatModel(replies=[program, "Thought: I know the answer.\nFinal Answer: The sum is 100."])
-    result = AutoGPT(llm=llm, tools=[make_python_tool(tmp_path, "none")], protocol="code", coach="on").execute(
+    result = AutoGPT(llm=llm, tools=[make_python_tool(tmp_path, "none")], protocol="code", advisors=[Coach()]).execute(
         "What is the sum of the numbers in numbers.txt?")
     assert result.finished and result.answer == "The sum is 100."
     assert [step.kind for step in result.steps] == [StepKind.ACTION, StepKind.FINISH]

@@ -45,9 +45,12 @@ def test_auto_helps_a_model_behind_a_url_whose_name_says_it_is_small(name, small
     from langchain_openai import ChatOpenAI
 
     from autoagent.coach import coach_wanted
+    from autoagent.llm.profile import ModelProfile
 
     llm = ChatOpenAI(model=name or "unnamed", base_url="http://127.0.0.1:9/v1", api_key="none")
     if not name:
         llm.model_name = ""
-    assert coach_wanted("auto", llm) is small
-    assert coach_wanted("off", llm) is False and coach_wanted("on", llm) is True
+    profile = ModelProfile.of(llm)
+    assert profile.small is small and profile.nearby  # served on loopback
+    assert coach_wanted("auto", profile) is small
+    assert coach_wanted("off", profile) is False and coach_wanted("on", profile) is True

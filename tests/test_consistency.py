@@ -11,6 +11,7 @@ from pydantic import Field
 
 from autoagent import AutoGPT
 from autoagent.checks import CheckContext
+from autoagent.coach import Coach
 from autoagent.consistency import agree, agree_on_numbers, disagreeing, self_consistency
 from autoagent.llm.reply_caps import sampling
 from autoagent.steps import StopReason
@@ -101,7 +102,7 @@ def test_the_coach_asks_again_for_a_value_a_sampling_model_worked_out_and_keeps_
 
     def run(*samples: str) -> Any:
         llm = _Sampled(replies=[act("multiply", a=6, b=7), act("FINISH"), "6 times 7 is 42.", *samples])
-        return AutoGPT(llm=llm, tools=[multiply], coach="on").execute("What is 6 times 7?"), llm
+        return AutoGPT(llm=llm, tools=[multiply], advisors=[Coach()]).execute("What is 6 times 7?"), llm
 
     agreed, llm = run("42", "42.")
     assert agreed.finished and agreed.answer == "6 times 7 is 42." and len(llm.calls) == 5
@@ -114,5 +115,5 @@ def test_the_coach_asks_nothing_again_of_a_model_that_cannot_sample():
     from .test_agent import multiply
 
     llm = ScriptedChatModel(replies=[act("multiply", a=6, b=7), act("FINISH"), "6 times 7 is 42."])
-    assert AutoGPT(llm=llm, tools=[multiply], coach="on").execute("What is 6 times 7?").finished
+    assert AutoGPT(llm=llm, tools=[multiply], advisors=[Coach()]).execute("What is 6 times 7?").finished
     assert len(llm.calls) == 3  # two steps and the finish prompt: no sample drawn

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.errors import ConfigurationError
 from autoagent.steps import StepKind, StopReason
 from autoagent.tools import make_python_tool
@@ -127,7 +128,7 @@ def test_with_the_coach_a_program_that_changed_no_file_does_not_make_the_change_
     read_only = "```python\nprint(open('story.txt').read())\n```"
     agent, _ = agent_with(tmp_path, read_only, "Final Answer: story.txt now ends with a new line.",
                           "```python\nopen('story.txt', 'a').write('new\\n')\n```", "Final Answer: Done.",
-                          coach="on")
+                          advisors=[Coach()])
     run = agent.execute("Append the line 'new' to story.txt.")
     assert [step.kind for step in run.steps] == [StepKind.ACTION, StepKind.REJECTED, StepKind.ACTION,
                                                  StepKind.FINISH]

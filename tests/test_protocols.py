@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.errors import ConfigurationError
 from autoagent.steps import StepKind, StopReason
 
@@ -83,7 +84,7 @@ def test_missing_argument_is_named_then_computed_by_the_model() -> None:
 def test_a_finish_sent_back_is_replayed_to_the_model_as_its_final_answer_call() -> None:
     agent, llm = agent_with("tools", call("final_answer", "c1", answer="42"),
                             call("calculator", "c2", expression="6*7"), call("final_answer", "c3", answer="42"),
-                            coach="on")
+                            advisors=[Coach()])
     run = agent.execute("What is 6*7?")
     assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.ACTION, StepKind.FINISH]
     replayed = [message for message in llm.calls[1] if isinstance(message, AIMessage)]

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from autoagent import protocols
 from autoagent import settings as settings_module
 from autoagent.acting.approval import Approver, Verdict
 from autoagent.acting.effects import Effects, read_only
 from autoagent.acting.toolbox import Toolbox
 from autoagent.agent import AutoGPT
+from autoagent.llm.profile import ModelProfile
 from autoagent.protocols import resolved
 from autoagent.reply import Action
 from autoagent.settings import Settings
@@ -108,23 +108,22 @@ def test_a_calculator_is_asked_about_as_before(tmp_path: Path) -> None:
     assert approver.asked == 1  # a tool that cannot try read-only asks first
 
 
-def test_auto_picks_code_for_the_embedded_model_with_the_sandboxed_tool(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_picks_code_for_the_embedded_model_with_the_sandboxed_tool(tmp_path: Path) -> None:
     llm = ScriptedChatModel(replies=[])
     sandboxed, unconfined = make_python_tool(tmp_path), make_python_tool(tmp_path, "none")
-    assert resolved("auto", llm, [sandboxed]) == "json"  # not the embedded model
-    monkeypatch.setattr(protocols, "embedded", lambda model: True)
-    assert resolved("auto", llm, [calculator, sandboxed]) == "code"
-    assert resolved("auto", llm, [calculator]) == "json"  # --no-allow-python, or no bubblewrap
-    assert resolved("auto", llm, [unconfined]) == "json"  # never unsandboxed by default
-    assert resolved("react", llm, [sandboxed]) == "react"
-    assert AutoGPT(llm, [calculator, sandboxed], protocol="auto").protocol.name == "code"
-    assert AutoGPT(llm, [calculator, sandboxed]).protocol.name == "json"  # the default is json
+    assert resolved("auto", ModelProfile.of(llm), [sandboxed]) == "json"  # not the embedded model
+    embedded = ModelProfile(embedded=True, small=True, nearby=True)
+    assert resolved("auto", embedded, [calculator, sandboxed]) == "code"
+    assert resolved("auto", embedded, [calculator]) == "json"  # --no-allow-python, or no bubblewrap
+    assert resolved("auto", embedded, [unconfined]) == "json"  # never unsandboxed by default
+    assert resolved("react", embedded, [sandboxed]) == "react"
+    assert AutoGPT(llm, [calculator, sandboxed], protocol="auto", profile=embedded).protocol.name == "code"
+    assert AutoGPT(llm, [calculator, sandboxed], profile=embedded).protocol.name == "json"  # the default is json
     assert list(AutoGPT(llm, [calculator, sandboxed], protocol="json").toolbox.tools) == ["calculator", "python"]
     offered = settings_module._offers_python
     auto = Settings(protocol="auto")
-    assert offered(auto, llm) and not offered(Settings(protocol="auto", allow_python=False), llm)
-    assert not offered(Settings(), llm) and not offered(Settings(protocol="auto", python_sandbox="none"), llm)
-    monkeypatch.setattr(protocols, "embedded", lambda model: False)
-    assert not offered(auto, llm) and offered(Settings(protocol="code"), llm)
+    assert offered(auto, embedded) and not offered(Settings(protocol="auto", allow_python=False), embedded)
+    assert not offered(Settings(), embedded) and not offered(Settings(protocol="auto", python_sandbox="none"), embedded)
+    served = ModelProfile.of(llm)
+    assert not offered(auto, served) and offered(Settings(protocol="code"), served)
     assert AutoGPT(llm, [calculator, sandboxed], protocol="auto").protocol.name == "json"

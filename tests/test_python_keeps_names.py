@@ -124,7 +124,7 @@ def test_the_code_protocol_s_programs_share_names_within_a_run_and_not_across_ru
                program("print(result)"),
                "Thought: done.\nFinal Answer: result was not defined."]
     agent = AutoGPT(llm=ScriptedChatModel(replies=replies), tools=default_tools(tmp_path, allow_python=True),
-                    protocol="code", coach="off")
+                    protocol="code")
     first = agent.execute("Multiply 25 by 16 and write the result to answer.txt.")
     assert first.finished and (tmp_path / "answer.txt").read_text() == "400"
     second = agent.execute("Print result.")

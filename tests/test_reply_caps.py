@@ -200,15 +200,18 @@ def test_no_json_schema_leaves_a_servers_replies_free(fake_openai: FakeOpenAI, t
     assert bind_json_schema(agent_llm(json_schema=False), {"type": "object"}) is None
 
 
-def test_thoughts_auto_is_compact_for_a_nearby_server_and_full_for_a_hosted_one() -> None:
-    from autoagent.settings import small_model_likely
+def test_thoughts_auto_is_compact_for_a_nearby_server_and_full_for_a_hosted_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.llm.profile import ModelProfile
 
-    assert small_model_likely("local", None)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    llm = ScriptedChatModel(replies=[])
+    assert ModelProfile.of(llm, "local", None).nearby
     for nearby in ("http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://192.168.1.20:8000/v1",
                    "http://gpu-box:8000/v1", "http://10.0.0.5/v1"):
-        assert small_model_likely("openai:qwen", nearby), nearby
+        assert ModelProfile.of(llm, "openai:qwen", nearby).nearby, nearby
     for hosted in (None, "https://api.openai.com/v1", "https://openrouter.ai/api/v1"):
-        assert not small_model_likely("openai:gpt-4o-mini", hosted), hosted
+        assert not ModelProfile.of(llm, "openai:gpt-4o-mini", hosted).nearby, hosted
 
 
 def test_a_tool_call_written_as_text_by_the_server_is_read_as_a_call(fake_openai: FakeOpenAI) -> None:

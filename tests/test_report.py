@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.reply import ThoughtAndAction
 from autoagent.report import JSON_SHAPE, format_seconds, run_to_json, summary_line
 from autoagent.steps import RunResult, Step, StepKind, StopReason, Usage
@@ -142,7 +143,7 @@ def test_the_shape_is_a_valid_json_schema_and_agrees() -> None:
 
 def test_a_real_run_serialises_to_the_documented_shape() -> None:
     llm = ScriptedChatModel(replies=["oops", act("FINISH"), act("FINISH"), "All done.", "Done.", "done"])
-    agent = AutoGPT(llm=llm, tools=[], coach="on")
+    agent = AutoGPT(llm=llm, tools=[], advisors=[Coach()])
     run = agent.execute("say done")
     data = run_to_json(run)
     assert shape_errors(data, JSON_SHAPE) == []

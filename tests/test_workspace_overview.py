@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.plan_mode import PlanAndExecute
 from autoagent.tools import calculator, file_tools
 from autoagent.tools.overview import overview
@@ -103,7 +104,7 @@ def test_tools_declare_the_folder_they_work_in(tmp_path: Path) -> None:
 def _prompted(coach: str, tmp_path: Path, protocol: str = "json") -> str:
     (tmp_path / "stock.csv").write_text("item,count\nbolts,40\n", encoding="utf-8")
     llm = ScriptedChatModel(replies=[act("FINISH"), *["Done."] * 4])  # the coach may send the finish back
-    AutoGPT(llm=llm, tools=file_tools(tmp_path), coach=coach, protocol=protocol,
+    AutoGPT(llm=llm, tools=file_tools(tmp_path), advisors=[Coach()] if coach == "on" else [], protocol=protocol,
             max_thought_steps=1).execute("Tidy up.")
     return llm.prompts[0]
 
@@ -123,6 +124,6 @@ def test_without_the_coach_the_prompt_shows_no_file(tmp_path: Path) -> None:
 def test_plan_mode_shows_the_workspace_to_the_planner(tmp_path: Path) -> None:
     (tmp_path / "stock.csv").write_text("item,count\nbolts,40\n", encoding="utf-8")
     llm = ScriptedChatModel(replies=['["read_file"]', '{"path": "stock.csv"}'])
-    PlanAndExecute(llm=llm, tools=file_tools(tmp_path), coach="on").execute("What does stock.csv hold?")
+    PlanAndExecute(llm=llm, tools=file_tools(tmp_path), advisors=[Coach()]).execute("What does stock.csv hold?")
 
     assert "bolts,40" in llm.prompts[0]

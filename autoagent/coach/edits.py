@@ -13,11 +13,12 @@ from collections.abc import Callable, Sequence
 
 from ..acting.fence import unfenced
 from ..action_schema import PATH_ARG
-from ..checks import CheckContext, Verdict
+from ..checks import Verdict
 from ..consistency import added
 from ..prompts import PromptTemplateBuilder
 from ..reply import Action
 from ..steps import Step, ran
+from .drafts import Drafts
 from .writes import written_to
 
 SAMPLES = 2  # drafts drawn beside the written content: three in all must be the same
@@ -76,18 +77,19 @@ def content_of(draft: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def edits_verdict(context: CheckContext, writers: Sequence[str], prompts: PromptTemplateBuilder,
+def edits_verdict(drafted: Drafts, writers: Sequence[str], prompts: PromptTemplateBuilder,
                   samples: int = SAMPLES) -> Verdict | None:
     """A verdict on the files the run wrote, each drafted `samples` times anew: None when every draft agrees with
     what was written (line by line for a file worked out from what the run read, in shape for one made up), or
     nothing was written, or the run cannot draw drafts; the agent's own write of a draft, where the drafts agree
     with each other and not with the file (the content the model gave most often; once a file, and the next finish
     drafts it again; never a copy of what a call showed); else a stop (the run ends unverified)."""
+    context = drafted.context
     for path, (action, key) in _writes(context.steps, writers).items():
         content = str(action.args[key])
         worked_out = derived(content, context.steps, writers)
         same: Callable[[str, str], bool] = same_lines if worked_out else same_shape
-        drafts = context.contents(path, samples)
+        drafts = drafted.contents(path, samples)
         if all(same(draft, content) for draft in drafts):
             continue
         agreed = len(drafts) > 1 and bool(lines_of(drafts[0])) and all(same(draft, drafts[0]) for draft in drafts[1:])

@@ -1,19 +1,20 @@
 """Where the next step of a run is led, so a small model does the next part of the task instead of repeating the
-last one: its thought's start and what its call must take, which constrained decoding holds it to."""
+last one: its thought's start and what its call must take (a ReplyConstraint), which constrained decoding holds it
+to."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from ..advice import ReplyConstraint
 from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
-from ..protocols import Turn
 from ..steps import Step, StepKind
 from .clauses import clause_of, clauses_after, next_clause
 from .request import is_question, read_request
-from .verify import counted_day, is_folder, is_percent, mentions, named_tools, ran
+from .rules import Rule
+from .verify import Objection, counted_day, is_folder, is_percent, mentions, named_tools, ran
 from .words import one_of
 from .writes import asks_for_change, changer
 
@@ -28,19 +29,9 @@ _ARITHMETIC = re.compile(rf"{one_of('arithmetic')}|%", re.I)
 FINDER = "search_files"  # the tool that finds which files mention a text, where the toolbox has it
 
 
-@dataclass(frozen=True)
-class Lead:
-    """How a step of a task in parts is led: its thought's start, and what its call takes (one of them)."""
-
-    thought_start: str
-    takes: tuple[str, ...]
-    avoid: str = ""  # a tool the step may not call: the one it just repeated
-    only: str = ""  # the one tool the step must call: the one a failed call's error names
-
-
 class Leader:
-    """Where one run's steps are led, and how often each way: set by the referee's reviews for the step after a
-    finish or action it sent back."""
+    """Where one run's steps are led, and how often each way; it follows the referee's objections to lead the
+    step after a finish or action the referee sent back."""
 
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
                  calculator: str = "", calendar: str = "") -> None:
@@ -56,7 +47,18 @@ class Leader:
         self.change_to = ""  # the tool that makes the change the request asks for, when a finish did not
         self.into: tuple[str, str] | None = None  # a folder the request names, and the tool that wrote it as a file
 
-    def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
+    def follow(self, objection: Objection, tool: str = "") -> None:
+        """Lead the next step where `objection` points, for the call of `tool` it was made against: a finish
+        without the change asked for, to the tool named for it; a finish leaving the model's own plan half done,
+        to the rest of that plan; a write to a file named like a folder the request names, into that folder."""
+        if objection.rule is Rule.NO_CHANGE and not objection.ends:
+            self.change_to = objection.variables["tool"]
+        elif objection.rule is Rule.UNFINISHED_PLAN:
+            self.plan = (objection.variables["clause"], objection.variables["taken"])
+        elif objection.rule is Rule.FOLDER_AS_FILE:
+            self.into = (objection.variables["folder"], tool)
+
+    def lead(self, task: str, rethink: bool, pending: Sequence[str], steps: Sequence[Step]) -> ReplyConstraint | None:
         """Where the next step is led, so a small model does the next part of the task instead of repeating the
         last one: when the task still gives something to use, its thought goes from the last result to the part
         that gives it, and its call takes it (or builds on the result so far); right after a repeated action, to
@@ -69,47 +71,49 @@ class Leader:
         that call again with a path in the folder. Arithmetic with no number of its own before the part led to
         ("double the number") is worked out first. A part of the task that asks for a change, or is arithmetic,
         goes to the tool plainly for it. None when not leading."""
-        redirect = self._redirect(turn.task, steps) or self._retry(turn.task, steps)
+        redirect = self._redirect(task, steps) or self._retry(task, steps)
         if redirect is not None:
             return redirect
         if self.into:  # the step after a write to a file named like a folder the request names: into that folder
             (folder, only), self.into = self.into, None
             thought = self.prompts.render("into_folder_thought", folder=folder).strip()
-            return Lead(thought, (f"{folder}/",), only=only)
+            return ReplyConstraint(thought, (f"{folder}/",), only=only)
         if self.change_to:  # the step after a finish that did not make the change asked for: to the tool that does
             only, self.change_to = self.change_to, ""
-            return Lead(self.prompts.render("no_change_thought").strip(), (), only=only)
+            return ReplyConstraint(self.prompts.render("no_change_thought").strip(), (), only=only)
         if self.plan:  # the step after a finish that left the model's own plan half done: to the rest of it
             (clause, number), self.plan = self.plan, None
             last = answer_from_observations(steps)
             takes = (number, last) if _NUMBER.fullmatch(last) else (number,)
-            return Lead(self._thought(clause, last), takes)
+            return ReplyConstraint(self._thought(clause, last), takes)
         if self.guided >= MAX_GUIDED_STEPS:
             return None
-        if turn.rethink:
-            clause = next_clause(turn.task, steps) if not turn.pending else ""
+        if rethink:
+            clause = next_clause(task, steps) if not pending else ""
             repeated = steps[-1].action.name if steps and steps[-1].action is not None else ""
             if not clause or not repeated:
                 return None
             self.guided += 1
             only = self._tool_for(clause)
-            return Lead(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated,
+            return ReplyConstraint(self._thought(clause, answer_from_observations(steps)), (), avoid=repeated,
                         only=only if only != repeated else "")
         # a folder is not led to: held to a path inside it, the model ran its thought to the reply's cap
-        pending = [item for item in turn.pending if not is_folder(item)]
-        if not pending:
+        unused = [item for item in pending if not is_folder(item)]
+        if not unused:
             return None
         self.guided += 1
         last = answer_from_observations(steps)
-        unworked = self._unworked(turn.task, steps, pending[0])
+        unworked = self._unworked(task, steps, unused[0])
         if unworked:  # "double the number", before "save it to output.txt": worked out first
-            return Lead(self._thought(unworked, last), (last,) if _NUMBER.fullmatch(last) else (), only=self.calculator)
-        clause = clause_of(turn.task, pending[0])  # the words of the part to do, not only its number
-        given = pending[0][:-1] if is_percent(pending[0]) else pending[0]  # "15%": 15 in the call ("5030 * 0.15" too)
+            takes_last = (last,) if _NUMBER.fullmatch(last) else ()
+            return ReplyConstraint(self._thought(unworked, last), takes_last, only=self.calculator)
+        clause = clause_of(task, unused[0])  # the words of the part to do, not only its number
+        given = unused[0][:-1] if is_percent(unused[0]) else unused[0]  # "15%": 15 in the call ("5030 * 0.15" too)
         builds_on = _NUMBER.fullmatch(given) and _NUMBER.fullmatch(last)  # a number: or the result so far
         only = self._tool_for(clause)
-        share = (str(float(given) / 100),) if is_percent(pending[0]) else ()  # or as a fraction: 0.15
-        return Lead(self._thought(clause, last), ((given, last) if builds_on else (given,)) + share, only=only)
+        share = (str(float(given) / 100),) if is_percent(unused[0]) else ()  # or as a fraction: 0.15
+        taking = ((given, last) if builds_on else (given,)) + share
+        return ReplyConstraint(self._thought(clause, last), taking, only=only)
 
     def _unworked(self, task: str, steps: Sequence[Step], item: str) -> str:
         """A part of the task before the one that gives `item` that is arithmetic with no number of its own
@@ -128,7 +132,7 @@ class Leader:
         return changer(asks_for_change(clause), self.writers) or (
             self.calculator if self.calculator and _ARITHMETIC.search(clause) else "")
 
-    def _redirect(self, task: str, steps: Sequence[Step]) -> Lead | None:
+    def _redirect(self, task: str, steps: Sequence[Step]) -> ReplyConstraint | None:
         """The step after a failed call whose error names exactly one other tool, led to call that tool, as a
         person reads an error that says what to use instead; None otherwise, and for a tool that changes
         nothing when the request asks for a change a tool is named for (reading result.txt before saving to it
@@ -147,9 +151,9 @@ class Leader:
             return None
         self.redirected += 1
         thought = self.prompts.render("redirected_thought", number=str(last.number)).strip()
-        return Lead(thought, (), only=others[0])
+        return ReplyConstraint(thought, (), only=others[0])
 
-    def _retry(self, task: str, steps: Sequence[Step]) -> Lead | None:
+    def _retry(self, task: str, steps: Sequence[Step]) -> ReplyConstraint | None:
         """The step after a failed call, while no call has worked, led to take as it stands a file name or a day
         the request gives that no failed call took whole ("x.tmp y.tmp" for "Delete x.tmp and y.tmp", "now() -
         INTERVAL 2 WEEKS" for "two weeks from today"), by the tool the part of the request giving it is for,
@@ -179,7 +183,7 @@ class Leader:
         self.retried += 1
         clause = clause_of(task, item)
         thought = self.prompts.render("retry_thought", number=str(last.number), clause=self._to_do(clause)).strip()
-        return Lead(thought, (item,), only=only)
+        return ReplyConstraint(thought, (item,), only=only)
 
     def _thought(self, clause: str, last: str) -> str:
         """A led thought's start: the `last` result when it is short and plain, then the part of the task to do."""

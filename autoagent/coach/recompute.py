@@ -22,6 +22,7 @@ from ..protocols.code import FENCE
 from ..protocols.code import TOOL as PROGRAM_TOOL
 from ..reply import Action
 from ..steps import ran
+from .drafts import Drafts
 
 SAMPLES = 2  # inputs drawn beside the run's own calculation: two of the three ways must come to the number
 TOOL = "calculator"
@@ -53,18 +54,18 @@ def input_of(reply: str, argument: str) -> str:
     return text.split("=")[0].replace("\u00d7", "*").replace("\u00f7", "/").strip()
 
 
-def recompute_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samples: int = SAMPLES) -> Verdict | None:
+def recompute_verdict(drafts: Drafts, toolbox: Toolbox, answer: str, samples: int = SAMPLES) -> Verdict | None:
     """None when `answer` states no number a calculator call gave, or one of the inputs drawn anew (`samples` of
     them) comes to one of those numbers (up to the answer's rounding), or none came to a number (nothing to compare);
     else a stop (unverified), the numbers the inputs came to in its note."""
     if TOOL not in toolbox.tools:
         return None
-    stated = computed(answer, context)
+    stated = computed(answer, drafts.context)
     if not stated:
         return None
     argument = next(iter(toolbox.args_schema(TOOL).get("properties", {})), "expression")
     came_to = []
-    for drawn in context.inputs(TOOL, samples):
+    for drawn in drafts.inputs(TOOL, samples):
         expression = input_of(drawn, argument)
         result = toolbox.run(Action(name=TOOL, args={argument: expression})) if expression else None
         value = _NUMBER.search(result.content.replace(",", "")) if result is not None and result.success else None
@@ -82,17 +83,17 @@ def program_of(reply: str) -> str:
     return (block["code"] if block else reply).strip()
 
 
-def rerun_verdict(context: CheckContext, toolbox: Toolbox, answer: str, samples: int = SAMPLES) -> Verdict | None:
+def rerun_verdict(drafts: Drafts, toolbox: Toolbox, answer: str, samples: int = SAMPLES) -> Verdict | None:
     """None when `answer` states no number a python program of the run printed, or one of the programs drawn anew
     (`samples` of them, each run read-only) prints every such number (up to the answer's rounding), or none of them
     printed a number (nothing to compare); else a stop (unverified), what they printed in its note."""
     if PROGRAMS not in toolbox.tools:
         return None
-    stated = computed(answer, context, PROGRAMS)
+    stated = computed(answer, drafts.context, PROGRAMS)
     if not stated:
         return None
     printed = []
-    for drawn in context.inputs(PROGRAMS, samples):
+    for drawn in drafts.inputs(PROGRAMS, samples):
         code = program_of(drawn)
         with session(None):  # afresh: without the names the run's programs left
             result = toolbox.run_read_only(Action(name=PROGRAMS, args={"code": code})) if code else None

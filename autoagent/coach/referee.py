@@ -1,5 +1,5 @@
-"""The referee of one run: a finish is accepted only when earned, an action that would undo the task is questioned,
-and where the next step is led is up to its leader (leads.py)."""
+"""The referee of one run: a finish is accepted only when earned, and an action that would undo the task is
+questioned; each objection it makes, the leader (leads.py) may follow to lead the next step."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from collections.abc import Callable, Sequence
 
 from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
-from ..protocols import Turn
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
 from .days import answer_for_day, day_asked, reading
-from .leads import Lead, Leader
+from .rules import UNIT_RULES, Rule
 from .tally import counted, states_count
 from .unfinished import unfinished_plan
-from .units import UNIT_OBJECTIONS, object_to_units
+from .units import object_to_units
 from .verify import (
     Objection,
     claimed_calculation,
@@ -43,44 +42,27 @@ def answers_itself(result: str) -> bool:
 
 
 class Referee:
-    """Keeps what one run was told (each objection once) and how often it was led, over the run's steps."""
+    """Keeps what one run was told (each objection once), over the run's steps."""
 
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
                  calculator: str = "", calendar: str = "") -> None:
         self.prompts = prompts
-        self.raised: set[str] = set()  # the objections already made this run
+        self.tools = tuple(tools)  # the toolbox's tool names
+        self.writers = tuple(writers)  # the tools that change something (not read-only)
+        self.calculator = calculator  # the tool that works out arithmetic, or empty where the toolbox has none
+        self.calendar = calendar  # the tool that reads a day in words ("two weeks from today"), or empty
+        self.raised: set[Rule] = set()  # the objections already made this run
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
-        # where steps are led, over the run; it keeps the toolbox's tool names and which does what
-        self.leader = Leader(prompts, tools, writers, calculator, calendar)
         # what a changing call observes when the user refuses it (only such a call asks), and the start of a
         # refusal with the user's words
         self.refusals = {prompts.render("approval_denied").strip(),
                          *(prompts.render("approval_no_terminal", tool=name).strip() for name in self.writers)}
         self.refused_with = prompts.render("approval_feedback", feedback="\0").split("\0")[0]
 
-    @property
-    def writers(self) -> tuple[str, ...]:
-        """The tools that change something (not read-only)."""
-        return self.leader.writers
-
-    @property
-    def calculator(self) -> str:
-        """The tool that works out arithmetic, or empty where the toolbox has none."""
-        return self.leader.calculator
-
-    @property
-    def calendar(self) -> str:
-        """The tool that reads a day in words ("two weeks from today"), or empty where the toolbox has none."""
-        return self.leader.calendar
-
     def pending(self, task: str, steps: Sequence[Step]) -> tuple[str, ...]:
         """What the task gives that no successful step has used yet (once a tool has worked)."""
         return pending_mentions(task, steps)
-
-    def lead(self, turn: Turn, steps: Sequence[Step]) -> Lead | None:
-        """Where the next step is led (see `Leader.lead`), or None."""
-        return self.leader.lead(turn, steps)
 
     def review_finish(
         self, task: str, long_term_memory: str, steps: Sequence[Step], draft: Callable[[], str]
@@ -97,15 +79,13 @@ class Referee:
         objection = objection or object_to_units(answer, task, self.raised)
         result = answer_from_observations(steps)
         plain = answers_itself(result) and object_to_units(result, task, ()) is None
-        if objection is not None and objection.template in ("ungrounded_answer", *UNIT_OBJECTIONS) \
+        if objection is not None and objection.rule in (Rule.UNGROUNDED_ANSWER, *UNIT_RULES) \
                 and objection.ends is StopReason.UNVERIFIED and plain:
             # the finish prompt miswrote a tool's number or date twice ("759.5" for 754.5), or wrote another result
             # than the last, which fits the units: that result
             return None, result
         if objection is not None:
-            self.raised.add(objection.template)
-        if objection is not None and objection.template == "no_change" and not objection.ends:
-            self.leader.change_to = objection.variables["tool"]
+            self.raised.add(objection.rule)
         return objection, answer
 
     def _answer_for_count(self, answer: str, task: str, steps: Sequence[Step]) -> str:
@@ -119,22 +99,21 @@ class Referee:
 
     def _object_to_unfinished_plan(self, steps: Sequence[Step]) -> Objection | None:
         """Why finishing now is not earned: the model's own thought planned one more operation with a number no
-        call took ("... and then divide by 3"). Said once a run; the next step is led to that part."""
-        plan = unfinished_plan(steps) if "unfinished_plan" not in self.raised else None
+        call took ("... and then divide by 3"). Said once a run; the leader leads the next step to that part."""
+        plan = unfinished_plan(steps) if Rule.UNFINISHED_PLAN not in self.raised else None
         if plan is None:
             return None
         number, clause, taken = plan
-        self.leader.plan = (clause, taken)
-        return Objection("unfinished_plan", {"number": str(number), "clause": clause})
+        return Objection(Rule.UNFINISHED_PLAN, {"number": str(number), "clause": clause, "taken": taken})
 
     def _object_to_unread_day(self, task: str, steps: Sequence[Step]) -> Objection | None:
         """Why finishing now is not earned: the request asks about a day it counts from today, and no call read
         its words as they stand ("now() - INTERVAL 2 WEEKS" for "two weeks from today"). Once a run; the agent
         then reads them with the calendar itself (see `calculation_to_check`)."""
-        day = day_asked(task) if self.calendar and "day_check" not in self.raised else ""
+        day = day_asked(task) if self.calendar and Rule.DAY_CHECK not in self.raised else ""
         if not day or reading(day, steps) is not None:
             return None
-        return Objection("day_check", {"day": day})
+        return Objection(Rule.DAY_CHECK, {"day": day})
 
     def _refused(self, step: Step) -> bool:
         """Whether the user refused to let `step`'s action run (its approval was denied)."""
@@ -152,21 +131,21 @@ class Referee:
         call read it."""
         if objection is None or objection.ends:
             return None
-        if objection.template == "day_check" and self.calendar:
+        if objection.rule is Rule.DAY_CHECK and self.calendar:
             return self.calendar, objection.variables["day"], self.prompts.render("check_day", **objection.variables)
         if not self.calculator:
             return None
-        if objection.template in UNIT_OBJECTIONS and objection.variables["expression"] and not self.converted:
+        if objection.rule in UNIT_RULES and objection.variables["expression"] and not self.converted:
             self.converted = True
             thought = self.prompts.render(objection.variables["check"], **objection.variables)
             return self.calculator, objection.variables["expression"], thought
-        if objection.template != "ungrounded_answer" or self.checked:
+        if objection.rule is not Rule.UNGROUNDED_ANSWER or self.checked:
             return None
         expression = claimed_calculation(answer)
         if expression is None:
             return None
         self.checked = True
-        self.raised.discard(objection.template)
+        self.raised.discard(objection.rule)
         return self.calculator, expression, self.prompts.render("check_calculation", expression=expression)
 
     def review_action(self, task: str, action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
@@ -180,9 +159,7 @@ class Referee:
             if objection is None and template not in self.raised:  # once a run each: the model may mean it
                 objection = check()
                 if objection is not None:
-                    self.raised.add(objection.template)
-        if objection is not None and objection.template == "folder_as_file":  # the next step goes into the folder
-            self.leader.into = (objection.variables["folder"], action.name)
+                    self.raised.add(objection.rule)
         return objection
 
     def rejected(self, number: int, reply: str, decision: ThoughtAndAction, objection: Objection) -> Step:

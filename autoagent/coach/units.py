@@ -19,6 +19,7 @@ from ..steps import StopReason
 from ..tools.units import UNIT_WORD, registry, unit_name
 from .counts import Given
 from .request import READ_REQUESTS, Request, read_request
+from .rules import Rule
 from .settled import NUMBER, UnitCheck, check_arithmetic, check_percent
 from .verify import Objection
 from .words import EN, ZH, one_of, words
@@ -44,7 +45,6 @@ _ASKING = re.compile("^(?:" + "|".join(r"\s+".join(map(re.escape, asking.split()
     *words("asks.how_many", EN), *words("asks.in_unit", EN), *words("asks.how_many", ZH))) + r")\s*", re.I)
 MAX_QUANTITIES = 4
 # an answer that does not fit what the units, a percentage or the request's own arithmetic settle
-UNIT_OBJECTIONS = ("unit_mismatch", "percent_mismatch", "arithmetic_mismatch")
 _PLURAL = {"foot": "feet", "inch": "inches"}
 
 
@@ -179,7 +179,7 @@ def _expression(numbers: list[str], signs: tuple[int, ...], conversions: list[tu
     return expression if abs(result - value) <= 1e-9 * max(1.0, abs(value)) else ""
 
 
-def object_to_units(answer: str, task: str, raised: Collection[str]) -> Objection | None:
+def object_to_units(answer: str, task: str, raised: Collection[Rule]) -> Objection | None:
     """Why a drafted final answer does not fit the units the request gives and asks for (the seconds in 9 days
     answered with 3600 * 9): the model is shown how the quantities give the unit asked for (and `expression`,
     the arithmetic, leads its next step), and works it out with a tool. Said once; the second time the run ends
@@ -191,6 +191,6 @@ def object_to_units(answer: str, task: str, raised: Collection[str]) -> Objectio
     variables = {"answer": " ".join(answer.split())[:200], "asked": check.asked, "way": check.way,
                  "factors": factors, "expression": check.expression, "check": f"check_{check.kind}",
                  "items": f"it does not give {check.way}" + (f" in {check.asked}" if check.asked else "")}
-    template = f"{'unit' if check.kind == 'units' else check.kind}_mismatch"
-    ends = StopReason.UNVERIFIED if template in raised else None
-    return Objection(template, variables, ends=ends)
+    rule = Rule(f"{'unit' if check.kind == 'units' else check.kind}_mismatch")
+    ends = StopReason.UNVERIFIED if rule in raised else None
+    return Objection(rule, variables, ends=ends)

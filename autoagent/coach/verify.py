@@ -13,6 +13,7 @@ from ..action_schema import FILE_NAME as _FILE_NAME
 from ..action_schema import PATH_ARG
 from ..steps import Step, StepKind, StopReason, ran
 from .request import RELATIVE_DAY, THOUSANDS, read_request
+from .rules import Rule
 from .written_dates import unshown_dates
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -28,27 +29,32 @@ _CLAIM = re.compile(rf"({OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{OPERAND})+)\s*=\s*
 
 @dataclass(frozen=True)
 class Objection:
-    """Why an action is not taken as it stands: the template the model reads, and its variables."""
+    """Why an action is not taken as it stands: the rule, and the variables of the note the model reads."""
 
-    template: str
+    rule: Rule
     variables: dict[str, str]
     ends: StopReason | None = None  # the model was already told once: the run ends unfinished, for this reason
+
+    @property
+    def template(self) -> str:
+        """The template of the note the model reads."""
+        return self.rule.template
 
     @property
     def detail(self) -> str:
         """Why the run ended, for people (empty when it goes on)."""
         if self.ends is StopReason.STEP_FAILED:
             return "the model finished, but no tool it ran succeeded"
-        if self.ends is StopReason.UNVERIFIED and self.template == "unused_mentions":
+        if self.ends is StopReason.UNVERIFIED and self.rule is Rule.UNUSED_MENTIONS:
             return f"the task gives {self.variables.get('items', '')}, which no step used"
-        if self.ends is StopReason.UNVERIFIED and self.template == "ungrounded_answer":
+        if self.ends is StopReason.UNVERIFIED and self.rule is Rule.UNGROUNDED_ANSWER:
             return f"it states what no tool result shows: {self.variables.get('items', '')}"
         if self.ends is StopReason.UNVERIFIED:
             return self.variables.get("items", "")
         return ""
 
 
-def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
+def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[Rule]) -> Objection | None:
     """Why finishing now is not earned, each reason said once a run (`raised`: the ones already said): no tool
     has succeeded; the tool just run failed; a number or file name the task gives was never used. A finish after
     that stands, except when tools ran and none succeeded, or something the task gives is still unused: then the
@@ -56,15 +62,15 @@ def object_to_finish(task: str, steps: Sequence[Step], raised: Collection[str]) 
     actions = ran(steps)
     succeeded = [step for step in actions if step.success]
     if not succeeded:
-        if "premature_finish" not in raised:
-            return Objection("premature_finish", {})
-        return Objection("premature_finish", {}, ends=StopReason.STEP_FAILED) if actions else None
-    if not actions[-1].success and steps[-1].kind is StepKind.ACTION and "failed_finish" not in raised:
-        return Objection("failed_finish", {"number": str(actions[-1].number)})
+        if Rule.PREMATURE_FINISH not in raised:
+            return Objection(Rule.PREMATURE_FINISH, {})
+        return Objection(Rule.PREMATURE_FINISH, {}, ends=StopReason.STEP_FAILED) if actions else None
+    if not actions[-1].success and steps[-1].kind is StepKind.ACTION and Rule.FAILED_FINISH not in raised:
+        return Objection(Rule.FAILED_FINISH, {"number": str(actions[-1].number)})
     unused = unused_mentions(task, succeeded)
     if unused:  # said once; a second finish leaving it unused ends the run unfinished, not "finished"
-        ends = StopReason.UNVERIFIED if "unused_mentions" in raised else None
-        return Objection("unused_mentions", {"items": ", ".join(unused)}, ends=ends)
+        ends = StopReason.UNVERIFIED if Rule.UNUSED_MENTIONS in raised else None
+        return Objection(Rule.UNUSED_MENTIONS, {"items": ", ".join(unused)}, ends=ends)
     return None
 
 
@@ -206,7 +212,7 @@ def _same(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Collection[str]) -> Objection | None:
+def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Collection[Rule]) -> Objection | None:
     """Why a drafted final answer is not taken: it states a number that neither `known` (the task and the memories
     recalled for it) nor any tool result or argument shows, so it was worked out in the head. Said once; the
     second time the run ends unverified."""
@@ -214,8 +220,8 @@ def object_to_answer(answer: str, known: str, steps: Sequence[Step], raised: Col
     if not missing:
         return None
     shown = " ".join(answer.split())
-    ends = StopReason.UNVERIFIED if "ungrounded_answer" in raised else None
-    return Objection("ungrounded_answer", {"answer": shown[:200], "items": ", ".join(missing)}, ends=ends)
+    ends = StopReason.UNVERIFIED if Rule.UNGROUNDED_ANSWER in raised else None
+    return Objection(Rule.UNGROUNDED_ANSWER, {"answer": shown[:200], "items": ", ".join(missing)}, ends=ends)
 
 
 def founded(known: str, steps: Sequence[Step]) -> list[Step]:

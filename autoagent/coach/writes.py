@@ -13,6 +13,7 @@ from ..reply import Action
 from ..steps import Step, StepKind, StopReason
 from .request import is_question as is_question  # a part of a request asks something: read as requests are
 from .request import read_request
+from .rules import Rule
 from .verify import OPERAND, Objection, is_folder, mentions, ran
 from .words import kinds
 
@@ -40,7 +41,7 @@ def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Ob
                and written_to(step.action) == target and step.action.name == action.name]
     if not earlier:
         return None
-    return Objection("rewrite_file", {"path": target, "number": str(earlier[-1].number)})
+    return Objection(Rule.REWRITE_FILE, {"path": target, "number": str(earlier[-1].number)})
 
 
 def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool, task: str = "") -> Objection | None:
@@ -58,7 +59,7 @@ def object_to_copied_note(action: Action, steps: Sequence[Step], writes: bool, t
     copied = next((text for text in texts if text and any(_copied(text, note, shown) for note in told)), None)
     if copied is None:
         return None
-    return Objection("copied_note", {"path": written_to(action) or "", "text": copied[:80]})
+    return Objection(Rule.COPIED_NOTE, {"path": written_to(action) or "", "text": copied[:80]})
 
 
 def object_to_copied_fence(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
@@ -72,7 +73,7 @@ def object_to_copied_fence(action: Action, steps: Sequence[Step], writes: bool) 
     texts = [value.lower() for key, value in action.args.items() if isinstance(value, str) and not PATH_ARG.search(key)]
     if not any(tag in text for tag in tags for text in texts):
         return None
-    return Objection("copied_fence", {"path": target})
+    return Objection(Rule.COPIED_FENCE, {"path": target})
 
 
 def _copied(text: str, note: str, shown: str) -> bool:
@@ -96,7 +97,7 @@ def object_to_unworked_write(action: Action, steps: Sequence[Step], writes: bool
     unworked = next((text.strip() for text in texts if _UNWORKED.fullmatch(text)), None)
     if unworked is None:
         return None
-    return Objection("unworked_write", {"text": unworked[:100], "path": target})
+    return Objection(Rule.UNWORKED_WRITE, {"text": unworked[:100], "path": target})
 
 
 def object_to_folder_as_file(action: Action, task: str, writes: bool) -> Objection | None:
@@ -109,7 +110,7 @@ def object_to_folder_as_file(action: Action, task: str, writes: bool) -> Objecti
     folder = next((item[:-1] for item in mentions(task) if is_folder(item) and item[:-1].lower() == stem), None)
     if folder is None:
         return None
-    return Objection("folder_as_file", {"path": target, "folder": folder})
+    return Objection(Rule.FOLDER_AS_FILE, {"path": target, "folder": folder})
 
 
 def written_to(action: Action) -> str | None:
@@ -139,7 +140,7 @@ def changer(verb: str, writers: Sequence[str]) -> str:
 
 
 def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str],
-                        raised: Collection[str]) -> Objection | None:
+                        raised: Collection[Rule]) -> Objection | None:
     """Why finishing now is not earned: the request asks to change the workspace and no call of a tool that
     makes that change has succeeded (the one tool named for it, else any that changes things, of `writers`):
     reading draft.md does not remove it, rewriting it does not either. Said once; a second finish like it ends
@@ -151,7 +152,7 @@ def object_to_no_change(task: str, steps: Sequence[Step], writers: Sequence[str]
     if any(step.success and step.action is not None and step.action.name in ((tool,) if tool else writers)
            and step.changed != () for step in ran(steps)):  # a program that changed no file made no change
         return None
-    ends = StopReason.UNVERIFIED if "no_change" in raised else None
-    return Objection("no_change", {"tools": tool or ", ".join(writers), "tool": tool,
+    ends = StopReason.UNVERIFIED if Rule.NO_CHANGE in raised else None
+    return Objection(Rule.NO_CHANGE, {"tools": tool or ", ".join(writers), "tool": tool,
                                    "items": "the request asks for a change in the workspace, and no step made one"},
                      ends=ends)

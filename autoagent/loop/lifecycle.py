@@ -22,7 +22,9 @@ from ..steps import RunResult, Step, StopReason
 
 if TYPE_CHECKING:
     from ..acting.approval import Approver
+    from ..advice import Advisor
     from ..checks import CheckContext, Verdict
+    from ..llm.profile import ModelProfile
     from ..llm.reply_caps import ReplyCaps
     from ..memory.long_term import LongTermMemory
     from .budget import Budget
@@ -60,7 +62,7 @@ class Agent(Protocol):
 @dataclass(frozen=True)
 class AgentOptions:
     """Everything that shapes an agent beyond the constructor's first arguments; plan mode reads only `lang`,
-    `callbacks`, `observers`, `approver`, `tool_timeout`, `coach` and `checks`."""
+    `callbacks`, `observers`, `approver`, `tool_timeout`, `advisors`, `checks` and `profile`."""
 
     lang: str = "en"  # the prompts' language: en or zh
     memory_window: int = 5  # steps shown to the model
@@ -75,8 +77,9 @@ class AgentOptions:
     approver: Approver | None = None  # None: no approvals (a script decides)
     tool_timeout: float | None = None  # seconds; None: the toolbox's default, 0: none
     reply_caps: ReplyCaps | None = None  # tokens per reply; None: the defaults
-    coach: str = "auto"  # small-model help (autoagent/coach/): auto (on for the embedded model), on or off
+    advisors: Sequence[Advisor] = ()  # policies with a hook per stage of a turn (the coach is one), in order
     checks: Sequence[Callable[[CheckContext], Verdict | bool | None]] = ()  # the user's checks of a finish, in order
+    profile: ModelProfile | None = None  # what kind of model it is; None: worked out from the model
 
 
 def gather_options(

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 
 from ..acting.toolbox import Toolbox
+from ..llm.profile import ModelProfile
 from ..prompts import PromptTemplateBuilder
-from .base import Protocol, Turn, with_workspace
+from .base import Protocol, Turn, with_note
 from .code import TOOL as CODE_TOOL
 from .code import CodeProtocol
 from .react import ReActProtocol
@@ -18,7 +18,7 @@ from .thought_action import ThoughtActionProtocol
 from .tool_calling import ToolCallingProtocol
 
 __all__ = [
-    "AUTO", "PROTOCOLS", "Protocol", "Turn", "embedded", "make_protocol", "resolved", "tools_for", "with_workspace",
+    "AUTO", "PROTOCOLS", "Protocol", "Turn", "make_protocol", "resolved", "tools_for", "with_note",
 ]
 
 PROTOCOLS: dict[str, type[Protocol]] = {
@@ -28,21 +28,14 @@ PROTOCOLS: dict[str, type[Protocol]] = {
 AUTO = "auto"  # code for the embedded model where the sandboxed python tool is there, json otherwise
 
 
-def embedded(llm: BaseChatModel) -> bool:
-    """Whether `llm` is the embedded local model (llama.cpp in this process)."""
-    from ..llm.local import ChatLocalLlama
-
-    return isinstance(llm, ChatLocalLlama)
-
-
-def resolved(name: str, llm: BaseChatModel, tools: Sequence[BaseTool]) -> str:
-    """The protocol `name` means: itself; for `auto`, `code` where `llm` is the embedded model and `tools` hold the
+def resolved(name: str, profile: ModelProfile, tools: Sequence[BaseTool]) -> str:
+    """The protocol `name` means: itself; for `auto`, `code` for the embedded model where `tools` hold the
     python tool under bubblewrap, else `json`. The bundled coder models wrote a program more reliably than they
     worked a number or a file out in their head (bench/RESULTS.md, held-out sets under both)."""
     if name != AUTO:
         return name
     sandboxed = any(tool.name == CODE_TOOL and (tool.metadata or {}).get("sandbox") == "bwrap" for tool in tools)
-    return CodeProtocol.name if sandboxed and embedded(llm) else ThoughtActionProtocol.name
+    return CodeProtocol.name if sandboxed and profile.embedded else ThoughtActionProtocol.name
 
 
 def make_protocol(

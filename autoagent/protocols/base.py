@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from langchain_core.language_models import BaseChatModel
@@ -12,6 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable
 
 from ..acting.toolbox import Toolbox
+from ..advice import Advice
 from ..errors import PromptTemplateError
 from ..memory.short_term import ShortTermMemory
 from ..prompts import PromptTemplateBuilder, format_prompt
@@ -28,19 +29,18 @@ class Turn:
     long_term_memory: str
     memory: ShortTermMemory
     rethink: bool = False
-    pending: tuple[str, ...] = ()  # numbers and file names the task gives that no successful step has used yet
     failed: bool = False  # the last step's call failed: it ran and failed, or it repeated one that failed
-    workspace: str = ""  # the coach's overview of the workspace's files as the run began, shown after the task
+    advice: Advice = field(default_factory=Advice)  # the advisors' notes: what is still unused, what follows the task
 
     @property
     def shown_task(self) -> str:
-        """The task as the prompt shows it: with the workspace's overview after it, where there is one."""
-        return with_workspace(self.task, self.workspace)
+        """The task as the prompt shows it: followed by what the advisors show after it, where they show anything."""
+        return with_note(self.task, self.advice.after_task)
 
 
-def with_workspace(task: str, workspace: str) -> str:
-    """`task` as a prompt shows it, followed by the overview of the workspace's files where there is one."""
-    return f"{task}\n\n{workspace}" if workspace else task
+def with_note(task: str, note: str) -> str:
+    """`task` as a prompt shows it, followed by `note` (the workspace's files as the run began, say) where given."""
+    return f"{task}\n\n{note}" if note else task
 
 
 class Protocol(ABC):
@@ -162,6 +162,6 @@ class TextProtocol(Protocol):
 def pending_note(prompts: PromptTemplateBuilder, turn: Turn, template: str = "pending_mentions") -> str:
     """The step instruction while the task gives something no step has used yet (no invitation to finish: a small
     model copies it); empty when nothing is pending."""
-    if not turn.pending:
+    if not turn.advice.mentions:
         return ""
-    return prompts.render(template, items=", ".join(turn.pending)).strip()
+    return prompts.render(template, items=", ".join(turn.advice.mentions)).strip()

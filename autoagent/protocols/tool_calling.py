@@ -105,7 +105,7 @@ class ToolCallingProtocol(Protocol):
             messages += self._exchange(group)
         if turn.rethink:
             messages.append(HumanMessage(self._failed_rethink if turn.failed else self._rethink))
-        elif turn.pending:
+        elif turn.advice.mentions:
             messages.append(HumanMessage(pending_note(self.prompts, turn).strip()))
         return messages
 
