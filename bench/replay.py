@@ -6,8 +6,9 @@ environment, in every batch worker this process spawns):
 - `record`: the real model answers; each chat completion (its messages, parameters and reply, streamed chunks
   included) is appended to `folder/<pid>.jsonl`;
 - `replay`: no weights are loaded (only the vocabulary, for token counts); each call is answered with the reply
-  recorded for the same messages and parameters, in the order recorded; a call never recorded is written to
-  `folder/misses.jsonl` and raises `ReplayMiss`, which ends that task in an error.
+  recorded for the same messages and parameters, in the order recorded, and noted in `folder/used-<pid>.jsonl`; a
+  call never recorded is written to `folder/misses.jsonl` and raises `ReplayMiss`, which ends that task in an error.
+  `unused(folder)` lists the recorded calls a replay did not ask for.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from pathlib import Path
 from typing import Any
 
 MODE_VARIABLE, FOLDER_VARIABLE = "AUTOAGENT_BENCH_REPLAY", "AUTOAGENT_BENCH_REPLAY_DIR"
-_CALL_ID = re.compile(r"call_[0-9a-f]{12}")  # tool-call ids are random: numbered by order in a key
+# random in every run, so numbered by order of appearance in a key: tool-call ids, and the tags of the fences that
+# quote the workspace's files (autoagent's fence.py)
+_RANDOM = re.compile(r"(?<![0-9A-Za-z_])(?:call_)?[0-9a-f]{12}(?![0-9A-Za-z_])")
+# the clock's time of day, which the date tools show: a replay on the same day reads another one
+_TIME_OF_DAY = re.compile(r"(?<=\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2})?")
 
 
 class ReplayMiss(RuntimeError):
@@ -30,11 +35,22 @@ class ReplayMiss(RuntimeError):
 
 
 def call_key(messages: list[dict[str, Any]], params: dict[str, Any]) -> str:
-    """What identifies a call: its messages and parameters (not whether it streams), random ids numbered."""
-    text = json.dumps({"messages": messages, "params": {k: v for k, v in params.items() if k != "stream"}},
-                      sort_keys=True, ensure_ascii=False)
+    """What identifies a call: its messages and parameters (not whether it streams), random ids and tags numbered,
+    the time of day a date tool read left out."""
     seen: dict[str, str] = {}
-    return _CALL_ID.sub(lambda match: seen.setdefault(match.group(0), f"call_{len(seen)}"), text)
+
+    def numbered(value: Any) -> Any:
+        if isinstance(value, str):
+            value = _TIME_OF_DAY.sub("T<time>", value)
+            return _RANDOM.sub(lambda match: seen.setdefault(match.group(0), f"<random {len(seen)}>"), value)
+        if isinstance(value, list):
+            return [numbered(item) for item in value]
+        if isinstance(value, dict):
+            return {key: numbered(item) for key, item in value.items()}
+        return value
+
+    shown = {"messages": messages, "params": {key: value for key, value in params.items() if key != "stream"}}
+    return json.dumps(numbered(shown), sort_keys=True, ensure_ascii=False)
 
 
 class _Recording:
@@ -82,11 +98,12 @@ class _Replaying:
     def __init__(self, vocabulary: Any, folder: Path) -> None:
         self._vocabulary = vocabulary
         self._misses = folder / "misses.jsonl"
+        self._used = folder / f"used-{os.getpid()}.jsonl"
         self._replies: dict[str, deque[dict[str, Any]]] = defaultdict(deque)
         for path in sorted(folder.glob("[0-9]*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
-                record = json.loads(line)
-                self._replies[record["key"]].append(record)
+                record = json.loads(line)  # keyed as this module keys calls now (a recording may be older)
+                self._replies[_TIME_OF_DAY.sub("T<time>", record["key"])].append(record)
         self.n_tokens = 0
 
     def tokenize(self, *args: Any, **kwargs: Any) -> Any:
@@ -105,6 +122,8 @@ class _Replaying:
                 out.write(json.dumps({"key": key}, ensure_ascii=False) + "\n")
             raise ReplayMiss("the model was asked something the recording never asked it")
         record = self._replies[key].popleft()
+        with self._used.open("a", encoding="utf-8") as out:  # which recorded calls a replay asked for: all, once each
+            out.write(json.dumps({"key": key}, ensure_ascii=False) + "\n")
         if not params.get("stream"):
             self.n_tokens = record["n_tokens"]
             return record["response"]
@@ -153,3 +172,14 @@ def _patch(mode: str, folder: Path) -> None:
         prefix_cache.PrefixSnapshots.after_call = lambda self, llama, key, directory: None  # type: ignore[method-assign]
     open_llama.replay_mode = mode  # type: ignore[attr-defined]
     local._open_llama = open_llama  # type: ignore[assignment]
+
+
+def unused(folder: Path) -> list[str]:
+    """The keys of the recorded calls that the replays in `folder` did not ask for (each as often as it was left)."""
+    from collections import Counter
+
+    recorded = Counter(_TIME_OF_DAY.sub("T<time>", json.loads(line)["key"]) for path in folder.glob("[0-9]*.jsonl")
+                       for line in path.read_text(encoding="utf-8").splitlines())
+    asked = Counter(json.loads(line)["key"] for path in folder.glob("used-*.jsonl")
+                    for line in path.read_text(encoding="utf-8").splitlines())
+    return sorted((recorded - asked).elements())
