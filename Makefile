@@ -58,9 +58,10 @@ docs-screenshot: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench overhead
 
-# Task success of the embedded agent on bench/tasks.py, per protocol and plan mode, into bench/RESULTS.md.
+# Task success of the embedded agent on the suite (bench/sets/main.toml), default settings: the full records into
+# bench/out/, a summary into bench/summaries/ (`python -m bench report` renders the result pages from the summaries).
 bench-success: $(STAMP)
-	$(BIN)/python bench/success.py --results bench/RESULTS.md
+	$(BIN)/python -m bench run --set main --configs json
 
 clean:
 	rm -rf $(VENV) .venvs build site *.egg-info

@@ -1,5 +1,9 @@
-"""`python -m bench`: measure the framework's own overhead, list the task sets.
+"""`python -m bench`: run task sets and judge them, compare two runs, measure the framework's own overhead.
 
+  python -m bench run --set main --configs json          a measured run: records to bench/out/, a summary committed
+  python -m bench run --set main --replay DIR --against bench/summaries/X.json
+                                                         replayed model calls: a check that a change changed nothing
+  python -m bench compare A.json B.json                  the tasks whose class differs between two runs
   python -m bench overhead                               `make bench`: overhead beside LangChain and smolagents
   python -m bench sets                                   the task sets, their status and size
 """
@@ -7,8 +11,34 @@
 from __future__ import annotations
 
 import argparse
+import json
+import logging
+from pathlib import Path
 
 from bench.tasksets import load_set, set_names
+
+
+def run(args: argparse.Namespace) -> None:
+    from bench.measure import Plan, run_plan
+    from bench.runner import Options, limit_threads
+
+    if args.record or args.replay:
+        from bench.replay import install
+
+        install("record" if args.record else "replay", args.record or args.replay)
+    if args.threads:
+        limit_threads(args.threads)
+    logging.disable(logging.WARNING)
+    options = Options(args.model, args.coach or "", args.base_url, args.workers, args.allow_python)
+    run_plan(Plan(args.set, [config for config in args.configs.split(",") if config], options, args.threads,
+                  {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.against))
+
+
+def compare(args: argparse.Namespace) -> None:
+    from bench.summaries import describe_differences
+
+    before, after = (json.loads(path.read_text(encoding="utf-8")) for path in (args.before, args.after))
+    print(describe_differences(before, after, load_set(before["set"]) if before["set"] in set_names() else None))
 
 
 def overhead(args: argparse.Namespace) -> None:
@@ -28,6 +58,41 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    one = commands.add_parser("run", help="run task sets through `autoagent batch --yes --no-memory` and judge them",
+                              description="Run each set under each config (a fresh workspace per task), judge each "
+                              "result with the set's checks, write the full records under bench/out/records/ and a "
+                              "summary into bench/summaries/ (none with --replay).")
+    one.add_argument("--set", action="append", required=True, choices=set_names(), metavar="NAME",
+                     help=f"a task set, repeatable: {', '.join(set_names())} (`python -m bench sets`)")
+    one.add_argument("--configs", default="json",
+                     help="comma-separated configs: protocols (json, tools, react, code) and/or plan (plan mode)")
+    one.add_argument("--model", default="local", help="the model every task runs on (local, local:0.5b, openai:NAME)")
+    one.add_argument("--coach", choices=("auto", "on", "off"), default=None,
+                     help="the coach setting of every task (default: none sent, the agent's own default)")
+    one.add_argument("--allow-python", action="store_true", help="offer the sandboxed python tool to every task")
+    one.add_argument("--base-url", default=None, help="an OpenAI-compatible server for --model openai:NAME")
+    one.add_argument("--workers", type=int, default=1,
+                     help="tasks at once (autoagent batch --workers); --threads holds with 1 only")
+    one.add_argument("--threads", type=int, default=0, help="llama.cpp threads of the embedded model (0: all cores)")
+    one.add_argument("--tasks", default="", help="comma-separated task ids to run (default: every task of the set)")
+    replay = one.add_mutually_exclusive_group()
+    replay.add_argument("--record", type=Path, metavar="DIR",
+                        help="write every call of the embedded model and its reply into DIR (bench/replay.py)")
+    replay.add_argument("--replay", type=Path, metavar="DIR",
+                        help="answer every model call from the recording in DIR; no summary is written")
+    one.add_argument("--against", type=Path, action="append", default=[], metavar="SUMMARY",
+                     help="after the run, list the tasks whose class differs from this summary's (same set and "
+                     "config), repeatable")
+    one.add_argument("--note", default="", help="a note the summary keeps (what was measured, and why)")
+    one.set_defaults(handle=run)
+
+    two = commands.add_parser("compare", help="the tasks whose class differs between two summaries",
+                              description="List the tasks whose class differs between two summaries (a measured-only "
+                              "set's tasks by their place in the set).")
+    two.add_argument("before", type=Path, help="a summary (bench/summaries/*.json)")
+    two.add_argument("after", type=Path, help="another summary of the same set")
+    two.set_defaults(handle=compare)
 
     four = commands.add_parser("overhead", help="`make bench`: autoagent's own cost beside LangChain and smolagents",
                                description="Measure per-step overhead, prompt tokens, cold start, the embedded model "
