@@ -5,6 +5,7 @@
                                                          replayed model calls: a check that a change changed nothing
   python -m bench compare A.json B.json                  the tasks whose class differs between two runs
   python -m bench overhead                               `make bench`: overhead beside LangChain and smolagents
+  python -m bench ceiling                                tasks right in some run against the best single run
   python -m bench sets                                   the task sets, their status and size
 """
 
@@ -45,6 +46,12 @@ def overhead(args: argparse.Namespace) -> None:
     from bench.overhead import measure
 
     print(f"wrote {measure(args.rounds, args.runs, args.cold_runs, args.memory_sizes, set(args.sections.split(',')))}")
+
+
+def ceiling(args: argparse.Namespace) -> None:
+    from bench.ceiling import ceiling_table
+
+    print(ceiling_table())
 
 
 def sets(args: argparse.Namespace) -> None:
@@ -106,6 +113,11 @@ def parser() -> argparse.ArgumentParser:
     four.add_argument("--sections", default="1,2,3,4,5",
                       help="which sections to measure: 1 overhead, 2 tokens, 3 cold start, 4 embedded, 5 memory")
     four.set_defaults(handle=overhead)
+
+    five = commands.add_parser("ceiling", help="tasks right in some run beside the best single run, per set",
+                               description="Per set, from the summaries of full runs: the tasks right in at least one "
+                               "run (what a perfect judge choosing among the runs would reach) and the best run.")
+    five.set_defaults(handle=ceiling)
 
     six = commands.add_parser("sets", help="list the task sets", description="List the task sets with their status.")
     six.set_defaults(handle=sets)
