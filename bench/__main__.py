@@ -1,9 +1,11 @@
-"""`python -m bench`: run task sets and judge them, compare two runs, measure the framework's own overhead.
+"""`python -m bench`: run task sets and judge them, compare two runs, regenerate the result pages, measure the
+framework's own overhead.
 
   python -m bench run --set main --configs json          a measured run: records to bench/out/, a summary committed
   python -m bench run --set main --replay DIR --against bench/summaries/X.json
                                                          replayed model calls: a check that a change changed nothing
   python -m bench compare A.json B.json                  the tasks whose class differs between two runs
+  python -m bench report                                 bench/RESULTS.md, docs/results.md, the README's table
   python -m bench overhead                               `make bench`: overhead beside LangChain and smolagents
   python -m bench ceiling                                tasks right in some run against the best single run
   python -m bench sets                                   the task sets, their status and size
@@ -40,6 +42,18 @@ def compare(args: argparse.Namespace) -> None:
 
     before, after = (json.loads(path.read_text(encoding="utf-8")) for path in (args.before, args.after))
     print(describe_differences(before, after, load_set(before["set"]) if before["set"] in set_names() else None))
+
+
+def report(args: argparse.Namespace) -> None:
+    from bench.report import stale_outputs, write_outputs
+
+    if args.check:
+        stale = stale_outputs()
+        if stale:
+            raise SystemExit(f"not as `python -m bench report` writes them: {', '.join(stale)}")
+        return
+    for path in write_outputs():
+        print(f"wrote {path}")
 
 
 def overhead(args: argparse.Namespace) -> None:
@@ -100,6 +114,12 @@ def parser() -> argparse.ArgumentParser:
     two.add_argument("before", type=Path, help="a summary (bench/summaries/*.json)")
     two.add_argument("after", type=Path, help="another summary of the same set")
     two.set_defaults(handle=compare)
+
+    three = commands.add_parser("report", help="regenerate bench/RESULTS.md, docs/results.md and the README's table",
+                                description="Write bench/RESULTS.md, docs/results.md and the README's results table "
+                                "from the summaries in bench/summaries/.")
+    three.add_argument("--check", action="store_true", help="write nothing; fail if a file is not as it would be")
+    three.set_defaults(handle=report)
 
     four = commands.add_parser("overhead", help="`make bench`: autoagent's own cost beside LangChain and smolagents",
                                description="Measure per-step overhead, prompt tokens, cold start, the embedded model "
