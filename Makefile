@@ -52,14 +52,16 @@ docs-serve: $(STAMP)
 docs-screenshot: $(STAMP)
 	$(BIN)/python docs/scripts/make_screenshot.py
 
-# Framework cost beside LangChain's AutoGPT and smolagents (installed into bench/.venvs/ on first use): writes
-# bench/RESULTS.md in about 10 minutes. BENCH_SKIP_LOCAL=1 skips the embedded-model section.
+# Framework cost beside LangChain's AutoGPT and smolagents (installed into bench/.venvs/ on first use), in about 10
+# minutes: a summary into bench/summaries/overhead/ (`python -m bench report` renders it). BENCH_SKIP_LOCAL=1 skips the
+# embedded-model section.
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench overhead
 
-# Task success of the embedded agent on bench/tasks.py, per protocol and plan mode, into bench/RESULTS.md.
+# Task success of the embedded agent on the suite (bench/sets/main.toml), default settings: the full records into
+# bench/out/, a summary into bench/summaries/ (`python -m bench report` renders the result pages from the summaries).
 bench-success: $(STAMP)
-	$(BIN)/python bench/success.py --results bench/RESULTS.md
+	$(BIN)/python -m bench run --set main --configs json
 
 clean:
 	rm -rf $(VENV) .venvs build site *.egg-info

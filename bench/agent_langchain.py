@@ -32,8 +32,6 @@ from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
 from langchain_experimental.autonomous_agents import AutoGPT  # noqa: E402
 from pydantic import PrivateAttr  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scripted_task import (  # noqa: E402
     ANSWER,
     CALCULATOR_DESCRIPTION,

@@ -20,8 +20,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import PrivateAttr
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scripted_task import TASK, autoagent_reply, check_run, summarize, time_runs
 
 from autoagent import AutoGPT

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scripted_task import ANSWER, TASK, calculate, check_run, expression, summarize, thought, time_runs
 from smolagents import ToolCallingAgent, tool
 from smolagents.models import (
     ChatMessage,
@@ -26,9 +27,6 @@ from smolagents.models import (
     get_tool_json_schema,
 )
 from smolagents.monitoring import LogLevel, TokenUsage
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scripted_task import ANSWER, TASK, calculate, check_run, expression, summarize, thought, time_runs
 
 OBSERVATIONS: list[str] = []
 

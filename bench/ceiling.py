@@ -1,35 +1,33 @@
-"""How many tasks of each set were ever answered right: for every set with records in bench/runs/ (bench/success.py's
-JSON lines, every protocol, model, coach and commit measured), the tasks right in at least one run, beside the best
-single run. The first number is what a perfect judge choosing among all those runs, task by task, would reach.
+"""How many tasks of each set were ever answered right: over the summaries of every full run of a set (every agent,
+protocol, model, coach and commit measured), the tasks right in at least one run, beside the best single run. The
+first number is what a perfect judge choosing among all those runs, task by task, would reach.
 
-Run: python bench/ceiling.py [bench/runs]
+Run: python -m bench ceiling
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from collections import defaultdict
 from pathlib import Path
 
-MIN_TASKS = 20  # a record of a few chosen tasks is not a run of the set
+from .summaries import SUMMARIES, load_summaries
+from .tasksets import load_set, set_names
+
+RIGHT = ("right-finished", "right-stopped")
 
 
-def main() -> None:
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent / "runs")
-    runs: dict[str, list[dict[str, bool]]] = defaultdict(list)
-    for path in sorted(folder.glob("*.jsonl")):
-        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if len(records) < MIN_TASKS or not records[0].get("suite"):
-            continue
-        runs[records[0]["suite"]].append({record["task"]: bool(record["success"]) for record in records})
-    print("| set | runs | tasks | right in some run | best single run |\n|---|---:|---:|---:|---:|")
-    for suite, results in sorted(runs.items(), key=lambda item: (len(item[0]), item[0])):
-        tasks = set().union(*results)
-        ever = sum(any(run.get(task, False) for run in results) for task in tasks)
-        best = max(sum(run.values()) for run in results)
-        print(f"| {suite} | {len(results)} | {len(tasks)} | {ever} | {best} |")
-
-
-if __name__ == "__main__":
-    main()
+def ceiling_table(folder: Path = SUMMARIES) -> str:
+    """The Markdown table: per set, its full runs, its tasks, the tasks right in some run, the best single run."""
+    sizes = {name: len(load_set(name).tasks) for name in set_names()}
+    runs: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for summary in load_summaries(folder):
+        if summary["set"] in sizes and summary["counts"]["tasks"] == sizes[summary["set"]]:
+            runs[summary["set"]].append(summary["tasks"])
+    lines = ["| set | runs | tasks | right in some run | best single run |", "|---|---:|---:|---:|---:|"]
+    for name in set_names():
+        if runs[name]:
+            tasks = set().union(*runs[name])
+            ever = sum(any(run.get(task) in RIGHT for run in runs[name]) for task in tasks)
+            best = max(sum(cls in RIGHT for cls in run.values()) for run in runs[name])
+            lines.append(f"| {name} | {len(runs[name])} | {len(tasks)} | {ever} | {best} |")
+    return "\n".join(lines)

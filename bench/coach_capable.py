@@ -3,16 +3,14 @@ GPT-4-class model answers them, run with `--coach on`. A run counts as taken as 
 model's own answer and no model call beyond its steps and the finish prompt. When the coach sends a finish back,
 the scripted model insists: it finishes again with the same answer (and gives it again when sampled).
 
-Run: .venv/bin/python bench/coach_capable.py  (offline, a second; it decides `--coach auto` for models behind a URL)
+Run from the checkout's root (it reads tests/): .venv/bin/python -m bench.coach_capable  (offline, a second; it
+decides `--coach auto` for models behind a URL)
 """
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from autoagent import AutoGPT
 from autoagent.tools import calculator, calendar, file_tools

@@ -44,7 +44,6 @@ def show(path: Path, top: int, title: str) -> None:
 
 def profile_loop(top: int) -> None:
     """cProfile of scripted N=50 runs."""
-    sys.path.insert(0, str(BENCH))
     from agent_ours import run_once
 
     run_once(10)  # warm the imports and caches
@@ -87,7 +86,6 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     profile_loop(args.top)
-    sys.path.insert(0, str(BENCH))
     from cold_start import FakeOpenAI, RecordingServer
 
     server = RecordingServer(("127.0.0.1", 0), FakeOpenAI)

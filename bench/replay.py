@@ -2,7 +2,8 @@
 the model exactly the same things in the same order (and so end the same way, task by task) changed no behaviour.
 
 `install(mode, folder)` wraps the `llama_cpp.Llama` that autoagent loads (in this process and, through the
-environment, in every batch worker this process spawns):
+environment and the batch pool's initializer, in every batch worker this process spawns; `python -m bench run
+--record DIR` and `--replay DIR` install it):
 - `record`: the real model answers; each chat completion (its messages, parameters and reply, streamed chunks
   included) is appended to `folder/<pid>.jsonl`;
 - `replay`: no weights are loaded (only the vocabulary, for token counts); each call is answered with the reply
@@ -143,6 +144,7 @@ def install(mode: str, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     os.environ[MODE_VARIABLE], os.environ[FOLDER_VARIABLE] = mode, str(folder.resolve())
     _patch(mode, folder.resolve())
+    _chain_pool_initializer()
 
 
 def install_from_environment() -> None:
@@ -150,6 +152,31 @@ def install_from_environment() -> None:
     mode, folder = os.environ.get(MODE_VARIABLE), os.environ.get(FOLDER_VARIABLE)
     if mode and folder:
         _patch(mode, Path(folder))
+
+
+def start_worker(initializer: Any, initargs: tuple[Any, ...]) -> None:
+    """A batch worker's initializer: this module's patch first, then the batch's own initializer."""
+    install_from_environment()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _chain_pool_initializer() -> None:
+    """A spawned worker re-imports no `__main__` of a package run with `-m` (multiprocessing skips those), so it would
+    never import this module: the batch's process pool is given `start_worker` as its initializer instead."""
+    from autoagent.batch import pool
+
+    executor = pool.ProcessPoolExecutor
+    if getattr(executor, "replay_chained", False):
+        return
+
+    class Chained(executor):  # type: ignore[valid-type,misc]
+        replay_chained = True
+
+        def __init__(self, *args: Any, initializer: Any = None, initargs: tuple[Any, ...] = (), **kwargs: Any) -> None:
+            super().__init__(*args, initializer=start_worker, initargs=(initializer, initargs), **kwargs)
+
+    pool.ProcessPoolExecutor = Chained  # type: ignore[misc]
 
 
 def _patch(mode: str, folder: Path) -> None:

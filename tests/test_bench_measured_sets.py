@@ -1,48 +1,39 @@
-"""The measured-only sets bench/tasks_fresh3.py to bench/tasks_fresh21.py hold checks that cannot pass by accident:
-none passes an empty answer or the task's own text as the answer in the untouched workspace. Offline and fast; a
-failure names tasks by their place in the set only, never by their text or name (the sets are measured unseen).
+"""The fresh sets from fresh3 on (bench/sets/fresh3.toml to the last; most of them measured only) hold checks that
+cannot pass by accident: none passes an empty answer or the task's own text as the answer in the untouched workspace.
+Offline and fast; a failure names tasks by their place in the set only, never by their text or id (the sets are
+measured unseen).
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
+import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.tasksets import Task, load_set, prepare, set_names
+
+SETS = [name for name in set_names() if re.fullmatch(r"fresh\d+", name) and int(name[5:]) >= 3]
 
 
-def _bench(module: str) -> Any:
-    """A module of bench/ (not a package: its modules import each other by name)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        return importlib.import_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+@pytest.fixture(params=SETS)
+def measured_set(request: pytest.FixtureRequest) -> list[Task]:
+    return load_set(request.param).tasks
 
 
-SETS = range(3, 22)  # fresh3 to fresh21
+def test_the_fresh_sets_from_fresh3_on_are_all_there() -> None:
+    assert [f"fresh{n}" for n in range(3, 22)] == SETS
 
 
-@pytest.fixture(params=[(f"tasks_fresh{n}", f"FRESH_{n}") for n in SETS], ids=[f"fresh{n}" for n in SETS])
-def measured_set(request: pytest.FixtureRequest) -> list[Any]:
-    module, name = request.param
-    return list(getattr(_bench(module), name))
-
-
-def test_the_set_has_24_distinct_tasks_4_in_chinese(measured_set: list[Any]) -> None:
+def test_the_set_has_24_distinct_tasks_4_in_chinese(measured_set: list[Task]) -> None:
     assert len(measured_set) == 24
-    assert len({task.name for task in measured_set}) == 24
+    assert len({task.id for task in measured_set}) == 24
     assert sum(task.lang == "zh" for task in measured_set) == 4
     assert {task.lang for task in measured_set} == {"en", "zh"}
 
 
-def test_no_check_passes_an_empty_or_echoed_answer_in_the_untouched_workspace(measured_set: list[Any],
+def test_no_check_passes_an_empty_or_echoed_answer_in_the_untouched_workspace(measured_set: list[Task],
                                                                               tmp_path: Path) -> None:
-    prepare = _bench("tasks").prepare
     passed = []
     for place, task in enumerate(measured_set):
         workspace = tmp_path / str(place)

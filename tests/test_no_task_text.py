@@ -1,25 +1,26 @@
 """No benchmark task text in the code: a task's words in a docstring, comment, example or template tune the agent to
 the benchmark. Fails when 5 consecutive words (8 consecutive CJK characters), case and punctuation aside, of any task
-of bench/tasks.py, bench/tasks_heldout.py, bench/tasks_fresh.py, bench/tasks_fresh3.py, bench/tasks_fresh4.py,
-bench/tasks_fresh5.py, bench/tasks_fresh6.py or bench/tasks_fresh7.py stand in a file under autoagent/, tools/ or
-prompts/. `python tests/test_no_task_text.py` lists those hits, and the fresh sets' runs found in tests/ (tests may
-use the older sets' texts, not the fresh ones').
+of the suite, the held-out sets or the fresh sets fresh1 to fresh7 (bench/sets/*.toml) stand in a file under
+autoagent/, tools/ or prompts/. `python tests/test_no_task_text.py` lists those hits, and the fresh sets' runs found in
+tests/ (tests may use the older sets' texts, not the fresh ones').
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from bench.tasksets import load_set
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("autoagent", "tools", "prompts")
 WORDS = 5  # a run of this many words is the task's, not a common phrase
 CJK_CHARS = 8
 HIDDEN = {"fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"}  # a failure names no text of these: unseen
+SCANNED = ("main", "heldout1", "heldout2", "heldout3", "heldout4", *(f"fresh{n}" for n in range(1, 8)))
 
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -30,14 +31,14 @@ class TaskText(Protocol):
     """What this test reads of a bench task."""
 
     @property
-    def name(self) -> str: ...
+    def id(self) -> str: ...
 
     @property
     def text(self) -> str: ...
 
 
 Suites = Mapping[str, Sequence[TaskText]]
-Runs = dict[tuple[str, ...], tuple[str, str]]  # a run of words -> (set, task name)
+Runs = dict[tuple[str, ...], tuple[str, str]]  # a run of words -> (set, task id)
 
 
 @dataclass(frozen=True)
@@ -84,22 +85,8 @@ def runs(tokens: list[Token]) -> Iterator[tuple[int, tuple[str, ...]]]:
 
 
 def load_suites() -> Suites:
-    """Every benchmark task set by name (bench/ is not a package: its modules import each other by name)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from tasks import TASKS
-        from tasks_fresh import FRESH_1, FRESH_2
-        from tasks_fresh3 import FRESH_3
-        from tasks_fresh4 import FRESH_4
-        from tasks_fresh5 import FRESH_5
-        from tasks_fresh6 import FRESH_6
-        from tasks_fresh7 import FRESH_7
-        from tasks_heldout import HELDOUT_1, HELDOUT_2, HELDOUT_3, HELDOUT_4
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    return {"main": TASKS, "heldout1": HELDOUT_1, "heldout2": HELDOUT_2, "heldout3": HELDOUT_3,
-            "heldout4": HELDOUT_4, "fresh1": FRESH_1, "fresh2": FRESH_2, "fresh3": FRESH_3,
-            "fresh4": FRESH_4, "fresh5": FRESH_5, "fresh6": FRESH_6, "fresh7": FRESH_7}
+    """Every benchmark task set this test guards, by name."""
+    return {name: load_set(name).tasks for name in SCANNED}
 
 
 def task_runs(suites: Suites) -> Runs:
@@ -108,7 +95,7 @@ def task_runs(suites: Suites) -> Runs:
     for suite, tasks in suites.items():
         for task in tasks:
             for _, words in runs(tokenize(task.text)):
-                found.setdefault(words, (suite, task.name))
+                found.setdefault(words, (suite, task.id))
     return found
 
 
@@ -167,7 +154,7 @@ def test_code_holds_no_task_text() -> None:
 class _Task:
     """A task as the bench sets hold one, for the sample below."""
 
-    name: str
+    id: str
     text: str
 
 

@@ -1,0 +1,80 @@
+"""The pooled results: per agent, model, config and coach, the latest full run of each set, summed over the suite
+and over the measured-only sets (the sets nobody who changes the agent has read). A run of a change since taken out
+(its summary's `taken_out` names the commit that reverted it) is left out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .summaries import when
+from .tasksets import load_set, set_names
+
+Key = tuple[str, str, str, str, bool]  # agent, model, config, coach, python tool
+POOLS = (("suite", "the suite"), ("measured-only", "measured-only"))
+COUNTED = ("tasks", "right", "finished_right", "false_successes", "stopped")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The latest full run of each set of one status, for one row, and their summed counts."""
+
+    name: str
+    summaries: list[dict[str, Any]]
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the pooled table: its key and its pools (those with a run)."""
+
+    key: Key
+    pools: list[Pool]
+
+
+def key_of(summary: dict[str, Any]) -> Key:
+    """The row a summary belongs to."""
+    return (summary["agent"], summary["model"], summary["config"], summary["coach"], bool(summary["python"]))
+
+
+def row_label(key: Key) -> str:
+    """A row's name: agent, model, config (the python tool where a protocol other than code was offered it), coach."""
+    agent, model, config, coach, python = key
+    shown = {"plan": "plan mode"}.get(config, f"`{config}`") + (" + python tool" if python and config != "code" else "")
+    return f"{agent}, {f'`{model}`' if model else 'model not recorded'}, {shown}, coach {coach or 'default'}"
+
+
+def pooled_rows(summaries: Sequence[dict[str, Any]]) -> list[Row]:
+    """Every row with a full run of the suite or of a measured-only set, the rows whose runs are newest first."""
+    sets = {name: load_set(name) for name in set_names()}
+    latest: dict[Key, dict[str, dict[str, Any]]] = {}
+    for summary in summaries:  # oldest first: a later run of a set replaces an earlier one
+        task_set = sets.get(summary["set"])
+        if task_set and summary["counts"]["tasks"] == len(task_set.tasks) and not summary.get("taken_out"):
+            latest.setdefault(key_of(summary), {})[summary["set"]] = summary
+    rows = []
+    for key, by_set in latest.items():
+        pools = []
+        for status, name in POOLS:
+            chosen = [summary for set_name, summary in by_set.items() if sets[set_name].status == status]
+            if chosen:
+                chosen.sort(key=lambda summary: summary["set"])
+                label = name if status == "suite" else f"{name}, {len(chosen)} set{'s' if len(chosen) > 1 else ''}"
+                pools.append(Pool(label, chosen, {field: sum(summary["counts"][field] for summary in chosen)
+                                                  for field in COUNTED}))
+        if pools:
+            rows.append(Row(key, pools))
+    newest = {row.key: max(when(summary) for pool in row.pools for summary in pool.summaries) for row in rows}
+    rows.sort(key=lambda row: newest[row.key], reverse=True)
+    return sorted(rows, key=lambda row: (row.key[0] != "autoagent", row.key[0]))  # autoagent's rows first
+
+
+def run_cell(summaries: Sequence[dict[str, Any]], commits: bool) -> str:
+    """The runs pooled: one run's commit and date; several runs' dates from first to last, and their commits."""
+    if len(summaries) == 1:
+        return f"{summaries[0]['commit'] or '-'} ({summaries[0]['date']})"
+    dates = sorted(summary["date"] for summary in summaries)
+    span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
+    shown = list(dict.fromkeys(summary["commit"] or "-" for summary in sorted(summaries, key=lambda s: s["date"])))
+    return f"{span}: {', '.join(shown)}" if commits else span

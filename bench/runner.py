@@ -1,0 +1,86 @@
+"""Running a task set through `autoagent batch --yes --no-memory`: the product's own path, a fresh workspace per task,
+the transcripts kept. The batch's files lie in bench/out/SET-MODEL-COACH/ (ignored by git), as they always have, so
+the workspaces of a run and of its replay are the same paths."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .judge import protocol_mode
+from .tasksets import Task
+
+OUT = Path("bench/out")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every task of a run shares."""
+
+    model: str = "local"
+    coach: str = ""  # "" sends no coach setting (the agent's default)
+    base_url: str | None = None
+    workers: int = 1
+    python: bool = False  # the batch offers the python tool (--allow-python)
+
+
+def run_folder(set_name: str, options: Options) -> Path:
+    """The folder of a set's batch files: one per set, model and coach, so two runs at once never share one."""
+    parts = (set_name, options.model, options.coach or "default")
+    return OUT / "-".join(part.replace(":", "_").replace("/", "_") for part in parts)
+
+
+def batch_line(task: Task, config: str, coach: str) -> str:
+    """A task as a line of the batch's tasks file."""
+    protocol, mode = protocol_mode(config)
+    settings = {"protocol": protocol, "mode": mode, **({"coach": coach} if coach else {})}
+    return json.dumps({"id": task.id, "task": task.text, "files": task.files,
+                       "settings": {"lang": task.lang, **settings}}, ensure_ascii=False)
+
+
+def run_batch(set_name: str, tasks: list[Task], config: str, options: Options) -> list[dict[str, Any]]:
+    """Every task run under one config by `autoagent batch` in this process (so --threads holds); its result
+    records, in the order of the tasks."""
+    from autoagent.cli import cli
+
+    folder = run_folder(set_name, options)
+    folder.mkdir(parents=True, exist_ok=True)
+    tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
+    tasks_file.write_text("".join(batch_line(task, config, options.coach) + "\n" for task in tasks), encoding="utf-8")
+    results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
+    command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
+               "--workers", str(options.workers), *(["--base-url", options.base_url] if options.base_url else []),
+               *(["--allow-python"] if options.python else [])]
+    cli.main(command, prog_name="autoagent", standalone_mode=False)
+    records = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        records[record["id"]] = record
+    return [records[task.id] for task in tasks if task.id in records]
+
+
+def transcript_steps(record: Mapping[str, Any]) -> tuple[int, list[str], list[str]]:
+    """A run's steps (parse errors aside, unless there were only those), actions and trace, from its transcript."""
+    from autoagent.steps import StepKind
+    from autoagent.transcripts.reader import load_transcript
+
+    steps = load_transcript(str(record["run_id"])).steps if record.get("run_id") else []
+    actions = [step.action.name if step.action else step.kind.value for step in steps]
+    trace = [f"{step.kind.value} ({step.decision.thought.text[:100] if step.decision else ''!r}) "
+             f"{step.action.name if step.action else ''} "
+             f"{json.dumps(step.action.args, ensure_ascii=False)[:120] if step.action else step.reply[:120]!r} -> "
+             f"{step.observation[:100]!r}" for step in steps]
+    count = sum(1 for step in steps if step.kind is not StepKind.PARSE_ERROR) or len(steps)
+    return count, actions, trace
+
+
+def limit_threads(threads: int) -> None:
+    """Run the embedded model on `threads` threads (two agents measured side by side on 2 cores: one each, since
+    llama.cpp's spinning threads slow to a crawl when they outnumber the cores)."""
+    from autoagent.llm import local
+
+    open_llama = local._open_llama
+    local._open_llama = lambda path, n_ctx, _: open_llama(path, n_ctx, threads)  # type: ignore[assignment]

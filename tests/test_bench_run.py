@@ -1,0 +1,103 @@
+"""`python -m bench run` end to end on a scripted OpenAI-compatible server (tests/docs_model.py: the calculator, then
+FINISH, then "1234 * 5678 + 17 = 7006669." whatever the task): tasks go through `autoagent batch`, the results are
+judged, the full records land under bench/out/records/ and the summary where it was asked. Offline and fast."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.__main__ import main
+from bench.measure import Plan, run_plan
+from bench.runner import Options, batch_line, run_folder
+from bench.tasksets import load_set
+
+from .docs_model import docs_server
+
+
+@pytest.fixture
+def in_checkout_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder for bench/out/, and a scripted server as the model."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-bench-test")
+    return tmp_path
+
+
+def test_a_batch_line_is_the_task_its_files_and_its_settings() -> None:
+    task = next(task for task in load_set("main").tasks if task.id == "read-sum")
+    assert json.loads(batch_line(task, "plan", "off")) == {
+        "id": "read-sum", "task": task.text, "files": {"numbers.txt": "12\n30\n58\n"},
+        "settings": {"lang": "en", "protocol": "json", "mode": "plan", "coach": "off"}}
+    assert run_folder("main", Options(model="local:0.5b")) == Path("bench/out/main-local_0.5b-default")
+
+
+def test_a_run_is_judged_recorded_and_summarised(in_checkout_copy: Path) -> None:
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        plan = Plan(["main"], ["json"], options, tasks={"mul-add", "percent"}, note="scripted",
+                    summaries=in_checkout_copy / "summaries")
+        [summary] = run_plan(plan)
+    assert summary["tasks"] == {"mul-add": "right-finished", "percent": "false"}
+    assert (summary["counts"]["tasks"], summary["counts"]["false_successes"], summary["note"]) == (2, 1, "scripted")
+    [written] = (in_checkout_copy / "summaries").glob("*.json")
+    assert json.loads(written.read_text(encoding="utf-8"))["tasks"] == summary["tasks"]
+    [records] = (in_checkout_copy / "bench/out/records").glob("*.jsonl")
+    lines = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
+    assert [(line["task"], line["class"], line["actions"]) for line in lines] == [
+        ("mul-add", "right-finished", ["calculator", "FINISH"]), ("percent", "false", ["calculator", "FINISH"])]
+
+
+def test_a_replayed_run_writes_no_summary_and_is_compared_with_one(in_checkout_copy: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    against = in_checkout_copy / "before.json"
+    against.write_text(json.dumps({"set": "main", "config": "json", "commit": "abc", "date": "2026-12-01",
+                                   "tasks": {"mul-add": "false"}}), encoding="utf-8")
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        run_plan(Plan(["main"], ["json"], options, tasks={"mul-add"}, replaying=True, against=[against],
+                      summaries=in_checkout_copy / "summaries"))
+    assert not (in_checkout_copy / "summaries").exists()
+    assert "  mul-add: false -> right-finished" in capsys.readouterr().out
+    assert [path.name[:7] for path in (in_checkout_copy / "bench/out/records").glob("*.jsonl")] == ["replay-"]
+
+
+def test_compare_prints_the_tasks_whose_class_differs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before, after = tmp_path / "a.json", tmp_path / "b.json"
+    base = {"set": "main", "config": "json", "commit": "a", "date": "2026-12-01"}
+    before.write_text(json.dumps({**base, "tasks": {"sqrt": "right-stopped", "copy": "false"}}), encoding="utf-8")
+    after.write_text(json.dumps({**base, "commit": "b", "tasks": {"sqrt": "right-stopped", "copy": "right-finished"}}),
+                     encoding="utf-8")
+    main(["compare", str(before), str(after)])
+    assert capsys.readouterr().out.splitlines()[1:] == ["  copy: false -> right-finished"]
+
+
+SPAWNED = """
+import multiprocessing, sys
+from pathlib import Path
+from bench.replay import install
+
+def probe():
+    from autoagent.llm import local
+    return getattr(local._open_llama, "replay_mode", None)
+
+if __name__ == "__main__":
+    install("record", Path(sys.argv[1]))
+    from autoagent.batch import pool
+    context = multiprocessing.get_context("spawn")
+    with pool.ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=print, initargs=("own",)) as workers:
+        print(workers.submit(probe).result())
+"""
+
+
+def test_record_and_replay_reach_the_batch_workers_spawned(tmp_path: Path) -> None:
+    script = tmp_path / "spawning.py"
+    script.write_text(SPAWNED, encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "calls")], capture_output=True, text=True,
+                          check=True, timeout=120, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.stdout.split() == ["own", "record"]  # the batch's own initializer ran, and the recording was installed
