@@ -79,9 +79,9 @@ class InstantChatModel(BaseChatModel):
 def build(steps: int, record: bool = False) -> tuple[AutoGPT, InstantChatModel]:
     """A fresh agent on the calculator alone, memory off, full thoughts (the fair match for LangChain's)."""
     llm = InstantChatModel.for_steps(steps, record)
-    # coach="off": explicit, though auto is off for any model but the embedded one; the bench measures the core loop.
+    # no advisors (the coach is one): the bench measures the core loop.
     agent = AutoGPT(llm, [calculator], max_thought_steps=steps + 1, memory_retriever=None, long_term_memory=None,
-                    protocol="json", compact_thoughts=False, coach="off")
+                    protocol="json", compact_thoughts=False)
     return agent, llm
 
 

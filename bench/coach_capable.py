@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from autoagent import AutoGPT
+from autoagent.coach import Coach
 from autoagent.tools import calculator, calendar, file_tools
 from tests.scripted import ScriptedChatModel, act
 from tests.test_capable_model import CASES
@@ -26,7 +27,7 @@ def main() -> None:
             (workspace / name).write_text(text, encoding="utf-8")
         insisting = [act("FINISH"), answer, answer, answer] * 3
         llm = ScriptedChatModel(replies=[*replies, answer, *insisting])
-        run = AutoGPT(llm=llm, tools=[calculator, calendar, *file_tools(workspace)], coach="on").execute(task)
+        run = AutoGPT(llm=llm, tools=[calculator, calendar, *file_tools(workspace)], advisors=[Coach()]).execute(task)
         as_given = run.finished and run.answer == answer and len(llm.calls) == len(replies) + 1
         given += as_given
         finished += run.finished
