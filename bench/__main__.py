@@ -32,9 +32,24 @@ def run(args: argparse.Namespace) -> None:
     if args.threads:
         limit_threads(args.threads)
     logging.disable(logging.WARNING)
-    options = Options(args.model, args.coach or "", args.base_url, args.workers, args.allow_python)
+    settings = dict(parse_setting(text) for text in args.setting)
+    if settings and not args.variant:
+        raise SystemExit("--setting needs --variant NAME: the name its summaries and table rows carry")
+    options = Options(args.model, args.coach or "", args.base_url, args.workers, args.allow_python, settings)
     run_plan(Plan(args.set, [config for config in args.configs.split(",") if config], options, args.threads,
-                  {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.against))
+                  {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.variant,
+                  args.against))
+
+
+def parse_setting(text: str) -> tuple[str, object]:
+    """`KEY=VALUE` of --setting: the value read as JSON where it is JSON (a list, a number, true), else a string."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SystemExit(f"--setting {text!r}: write KEY=VALUE (a task setting of autoagent batch)")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -105,6 +120,11 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument("--against", type=Path, action="append", default=[], metavar="SUMMARY",
                      help="after the run, list the tasks whose class differs from this summary's (same set and "
                      "config), repeatable")
+    one.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                     help="a further task setting of autoagent batch for every task, repeatable: "
+                     "'tools=[\"calculator\"]', thoughts=full, max_steps=8 (VALUE as JSON where it is JSON); "
+                     "needs --variant")
+    one.add_argument("--variant", default="", help="a name for the --setting values: summaries and table rows carry it")
     one.add_argument("--note", default="", help="a note the summary keeps (what was measured, and why)")
     one.set_defaults(handle=run)
 

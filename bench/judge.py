@@ -62,6 +62,8 @@ class RunInfo:
     cores: int | None = None
     threads: int | None = None
     workers: int | None = None
+    variant: str = ""  # a name for the settings below, which the run sent every task beside its config
+    settings: dict[str, Any] = field(default_factory=dict)
     note: str = ""
 
 

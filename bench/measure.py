@@ -41,6 +41,7 @@ class Plan:
     tasks: set[str] = field(default_factory=set)
     note: str = ""
     replaying: bool = False
+    variant: str = ""
     against: list[Path] = field(default_factory=list)
     summaries: Path = SUMMARIES
 
@@ -56,7 +57,8 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
             info = RunInfo(set=name, config=config, model=plan.options.model, coach=plan.options.coach,
                            python=plan.options.python, commit=commit, date=started.date().isoformat(),
                            started=started.isoformat(timespec="seconds"), machine=machine(), cores=cores(),
-                           threads=plan.threads or cores(), workers=plan.options.workers, note=plan.note)
+                           threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
+                           settings=dict(plan.options.settings), note=plan.note)
             records = run_batch(name, tasks, config, plan.options)
             outcomes, summary = judge(task_set, records, info, transcript_steps)
             show(task_set, config, outcomes)

@@ -35,7 +35,8 @@ class Row:
 
 def key_of(summary: dict[str, Any]) -> Key:
     """The row a summary belongs to."""
-    return (summary["agent"], summary["model"], summary["config"], summary["coach"], bool(summary["python"]))
+    config = summary["config"] + (f"+{summary['variant']}" if summary.get("variant") else "")
+    return (summary["agent"], summary["model"], config, summary["coach"], bool(summary["python"]))
 
 
 def row_label(key: Key) -> str:

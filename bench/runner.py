@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ class Options:
     base_url: str | None = None
     workers: int = 1
     python: bool = False  # the batch offers the python tool (--allow-python)
+    settings: Mapping[str, Any] = field(default_factory=dict)  # more settings of every task (tools, thoughts, ...)
 
 
 def run_folder(set_name: str, options: Options) -> Path:
@@ -33,10 +34,10 @@ def run_folder(set_name: str, options: Options) -> Path:
     return OUT / "-".join(part.replace(":", "_").replace("/", "_") for part in parts)
 
 
-def batch_line(task: Task, config: str, coach: str) -> str:
+def batch_line(task: Task, config: str, coach: str, extra: Mapping[str, Any] | None = None) -> str:
     """A task as a line of the batch's tasks file."""
     protocol, mode = protocol_mode(config)
-    settings = {"protocol": protocol, "mode": mode, **({"coach": coach} if coach else {})}
+    settings = {"protocol": protocol, "mode": mode, **({"coach": coach} if coach else {}), **(extra or {})}
     return json.dumps({"id": task.id, "task": task.text, "files": task.files,
                        "settings": {"lang": task.lang, **settings}}, ensure_ascii=False)
 
@@ -49,7 +50,8 @@ def run_batch(set_name: str, tasks: list[Task], config: str, options: Options) -
     folder = run_folder(set_name, options)
     folder.mkdir(parents=True, exist_ok=True)
     tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
-    tasks_file.write_text("".join(batch_line(task, config, options.coach) + "\n" for task in tasks), encoding="utf-8")
+    lines = [batch_line(task, config, options.coach, options.settings) + "\n" for task in tasks]
+    tasks_file.write_text("".join(lines), encoding="utf-8")
     results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
     command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
                "--workers", str(options.workers), *(["--base-url", options.base_url] if options.base_url else []),

@@ -40,7 +40,8 @@ def machine() -> str:
 
 def summary_name(summary: dict[str, Any]) -> str:
     """A summary's file name (without the suffix): set, agent, config, model, coach, python tool, commit."""
-    parts = [summary["set"], summary["agent"], summary["config"], summary["model"] or "model-unrecorded",
+    config = summary["config"] + (f"+{summary['variant']}" if summary.get("variant") else "")
+    parts = [summary["set"], summary["agent"], config, summary["model"] or "model-unrecorded",
              f"coach-{summary['coach'] or 'default'}", *(["python"] if summary["python"] else []),
              summary["commit"] or "commit-unrecorded"]
     return re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(parts))
