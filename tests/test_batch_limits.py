@@ -119,3 +119,45 @@ def test_values_the_command_line_would_refuse_are_refused_at_validation(backend:
         f"error: {tasks}:6: task t6: the setting 'memory_window' cannot be null",
     ]
     assert not backend.models
+
+
+WRITES = "Thought: I write it.\n```python\nopen('pwned.txt', 'w').write('x')\n```"
+
+
+def test_a_task_cannot_turn_the_python_tool_on(backend: FakeBackend, tmp_path: Path) -> None:
+    # The attack: a tasks file picks the code protocol, whose only tool is python, on a batch without --allow-python.
+    backend.replies.extend([WRITES, "Final Answer: done"])
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"protocol": "code"}, {"protocol": "auto"})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--yes", "--python-sandbox", "none")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: the protocol 'code' runs programs with the python tool, which the command line "
+        "does not grant (--allow-python or --protocol code)"]
+    assert not backend.models and not list(tmp_path.rglob("pwned.txt"))
+
+
+def test_each_task_gets_the_command_lines_permissions_whatever_its_protocol(tmp_path: Path) -> None:
+    from autoagent.batch.tasks import BatchTask
+    from autoagent.commands.batch import make_job
+    from autoagent.settings import Settings
+
+    def job(invocation: Settings, **settings: object) -> dict[str, object]:
+        return make_job(BatchTask("t1", "task", dict(settings)), invocation, tmp_path).settings
+
+    assert job(Settings(), protocol="auto")["allow_python"] is False  # auto finds no python tool to pick
+    assert job(Settings(protocol="code"), protocol="json")["allow_python"] is True  # granted by --protocol code
+    assert job(Settings(protocol="auto"), protocol="auto")["allow_python"] is None  # auto decides, as it would
+    assert job(Settings(protocol="auto"), protocol="code")["allow_python"] is False
+    assert job(Settings(allow_python=False, protocol="code"), protocol="code")["allow_python"] is False
+    assert job(Settings(yes=False, allow_shell=False), yes=True)["yes"] is False
+
+
+def test_a_task_cannot_turn_memory_on(backend: FakeBackend, tmp_path: Path) -> None:
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"use_memory": True}, {"use_memory": False})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--no-memory")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: use_memory true, but the command line says --no-memory: a task may turn memory "
+        "off, not on"]

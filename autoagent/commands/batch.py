@@ -26,8 +26,10 @@ Each line of TASKS_FILE: {{"id": "t1", "task": "...", "settings": {{"max_steps":
 "files": {{"data.csv": "..."}}}} (settings and files optional; files start the task's workspace).
 Per task: model, budgets, lang, protocol, mode and the like; permissions, --base-url and code to load
 are the command line's. A task may lower a budget, not raise it, and may pick only --model or a model
---allow-model names. Each task runs in $AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript
-in $AUTOAGENT_HOME/runs/. Nobody is asked to approve: without --yes a side-effecting action is refused.
+--allow-model names; it may pick the code protocol only where the python tool is granted (--allow-python
+or --protocol code), and turn memory off, not on. Each task runs in
+$AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript in $AUTOAGENT_HOME/runs/. Nobody is
+asked to approve: without --yes a side-effecting action is refused.
 Results: one JSON line per task, appended as it ends; a re-run skips every task with a result, except
 those that ended on an error. Exit codes: {codes.OK} every task finished; {codes.ERROR} a task ended on an
 error (a model or configuration failure); {codes.USAGE} a bad tasks file or flag; {codes.NOT_FINISHED} a task stopped
@@ -116,12 +118,14 @@ def batch_folder(out: Path) -> Path:
 
 
 def make_job(task: BatchTask, settings: Settings, folder: Path) -> Job:
-    """The job of one task: the batch's settings with the task's own, in its own workspace."""
+    """The job of one task: the batch's settings with the task's own, in its own workspace, granting nothing the
+    command line does not."""
     from ..batch.worker import Job, forwarded_environment
-    from ..settings import Settings
+    from ..settings import Settings, held_to
 
     record = {**settings.to_record(), **task.settings, "workspace": str(folder / task.id)}
-    return Job(task.id, task.task, Settings.from_record(record).to_record(), task.files, forwarded_environment())
+    bounded = held_to(Settings.from_record(record), settings)
+    return Job(task.id, task.task, bounded.to_record(), task.files, forwarded_environment())
 
 
 def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int) -> bool:
