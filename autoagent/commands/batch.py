@@ -41,7 +41,7 @@ before finishing; {codes.INTERRUPTED} interrupted with Ctrl-C (a re-run continue
 @click.argument("tasks_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The results file: one JSON line per task, appended as each ends; a re-run skips the tasks it "
-                   "holds.")
+                   "holds. One batch at a time writes it: a second one on it ends at once (exit 1).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Tasks run at once on this machine (a process each); with --ray, the CPUs of a local Ray "
                    "instance.  [default: 1]")
@@ -56,7 +56,7 @@ before finishing; {codes.INTERRUPTED} interrupted with Ctrl-C (a re-run continue
 def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, ray_address: str | None,
           allowed_models: tuple[str, ...], **options: Any) -> None:
     """Run every task of TASKS_FILE (JSONL) and append each result to --out, with a progress bar and a summary."""
-    from ..batch.results import done_ids, read_results
+    from ..batch.results import done_ids, hold_results, read_results
     from ..batch.tasks import TaskFileError, read_tasks
     from ..errors import AutoAgentError
     from .run import settings_from_options
@@ -74,11 +74,12 @@ def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, 
     ):
         settings.base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     try:
-        done = done_ids(read_results(out))
-        todo = [task for task in tasks if task.id not in done]
-        jobs = [make_job(task, settings, batch_folder(out)) for task in todo]
-        interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo))
-        final = {record["id"]: record for record in read_results(out)}
+        with hold_results(out):  # one batch at a time on a results file, and on its tasks' workspaces
+            done = done_ids(read_results(out))
+            todo = [task for task in tasks if task.id not in done]
+            jobs = [make_job(task, settings, batch_folder(out)) for task in todo]
+            interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo))
+            final = {record["id"]: record for record in read_results(out)}
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
     ctx.exit(exit_code([final.get(task.id) for task in tasks], interrupted))
