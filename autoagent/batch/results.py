@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from ..errors import ConfigurationError
 from ..paths import private_file
+from ..redact import redacted
 
 RETRIED = ("error",)  # a task that ended on an error (a server down, a missing key) runs again on a re-run
 
@@ -87,8 +88,8 @@ class ResultsWriter:
             self._file.write("\n")
 
     def write(self, record: dict[str, Any]) -> None:
-        """Append `record` as one line, on disk before this returns."""
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        """Append `record` as one line (every secret in force redacted), on disk before this returns."""
+        self._file.write(json.dumps(redacted(record), ensure_ascii=False) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 

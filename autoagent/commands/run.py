@@ -140,10 +140,11 @@ def _failure_as_json(json_output: bool, task: str) -> Iterator[None]:
 
 
 def print_json(result: RunResult) -> None:
-    """The run as its one `--json` object on stdout."""
+    """The run as its one `--json` object on stdout, every secret in force redacted."""
+    from ..redact import redacted
     from ..report import run_to_json
 
-    click.echo(json.dumps(run_to_json(result), ensure_ascii=False))
+    click.echo(json.dumps(redacted(run_to_json(result)), ensure_ascii=False))
 
 
 def _resumable(run_id: str) -> Transcript:
