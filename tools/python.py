@@ -1,26 +1,26 @@
 """The python tool: a snippet run in a new interpreter with the workspace as its working directory, under
 bubblewrap (tools/sandbox.py), with limits on its time, memory, CPU time, file sizes and output. Within an agent's
-run, the names a snippet defines are defined again for the next one (its state is kept in a private folder, bound
-into the sandbox); outside a run each starts afresh."""
+run, the names a snippet defines are defined again for the next one (its state is kept in an unnamed file that only
+this process and the run's programs hold, gone with the run or the process however it ends); outside a run each
+starts afresh."""
 
 # No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
 # annotations would be compiled again each time.
 
 import math
 import os
-import shutil
 import signal
 import tempfile
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from langchain_core.tools import BaseTool, tool
 
 from ..acting.effects import Effects, Session, current_session, writes_allowed
 from .sandbox import (
     SANDBOXES,
-    STATE_MOUNT,
     WORKSPACE_MOUNT,
     SandboxUnavailableError,
     bwrap_argv,
@@ -98,10 +98,11 @@ def changes(before: dict[str, tuple[int, int]] | None,
 
 @dataclass
 class _Kept:
-    """What a run's programs carry over: the folder they keep their names in, and the programs that ran without
+    """What a run's programs carry over: the unnamed file they keep their names in (each program inherits it open;
+    it has no name anywhere, so nothing is left behind when the process is killed), and the programs that ran without
     anyone asked (read-only) since the last one that ran with writes: the names they left are not yet approved."""
 
-    folder: Path
+    file: IO[bytes]
     unseen: list[str] = field(default_factory=list)
 
     def shown(self) -> dict[str, str]:
@@ -112,16 +113,16 @@ class _Kept:
 
 
 class _States:
-    """What each run's programs carry over (a new folder per run, removed when the run is gone)."""
+    """What each run's programs carry over (a new file per run, closed when the run is gone)."""
 
     def __init__(self) -> None:
         self._kept: weakref.WeakKeyDictionary[Session, _Kept] = weakref.WeakKeyDictionary()
 
     def of(self, run: Session) -> _Kept:
         if run not in self._kept:
-            folder = Path(tempfile.mkdtemp(prefix="autoagent-python-state-"))
-            weakref.finalize(run, shutil.rmtree, folder, True)
-            self._kept[run] = _Kept(folder)
+            file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the run); unlinked at once, no name left behind
+            weakref.finalize(run, file.close)
+            self._kept[run] = _Kept(file)
         return self._kept[run]
 
 
@@ -180,17 +181,17 @@ def make_python_tool(
         writes = not tries_read_only or writes_allowed()
         run = current_session()
         carried = states.of(run) if run is not None else None
-        kept = carried.folder if carried is not None else None
-        state = "" if kept is None else str(Path(STATE_MOUNT if sandbox == "bwrap" else kept) / "names.pickle")
+        kept = (carried.file.fileno(),) if carried is not None else ()  # inherited by the program, by its number
+        state = str(kept[0]) if kept else ""
         program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, "rw" if writes else "ro", state, code]
         root = space.root
         if sandbox == "bwrap":
             env = clean_environment("/tmp")
-            command = bwrap_argv(root, env, program, extra, writable=writes, state=kept)
+            command = bwrap_argv(root, env, program, extra, writable=writes)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
         before = snapshot(root) if writes else None  # a read-only mount changes nothing: no need to look
-        output, status = run_command(command, root, timeout, max_output_chars, env=env)
+        output, status = run_command(command, root, timeout, max_output_chars, env=env, pass_fds=kept)
         shown = carried.shown() if carried is not None else {}
         if carried is not None:  # a read-only run nobody approved may leave names; one with writes was approved
             carried.unseen = [*carried.unseen, code] if not writes else []
