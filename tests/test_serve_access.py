@@ -93,11 +93,16 @@ def test_the_docs_page_reads_the_schema_with_its_token(backend: FakeBackend) -> 
 
 
 def serve_stub(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    """uvicorn.run replaced: what the server would have been started with."""
-    import uvicorn
+    """Serving replaced: what the server would have been started with (its socket bound, then closed)."""
+    from autoagent.serve import connections
 
     started: dict[str, object] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+
+    def serve_on(app: object, sock: connections.GatedSocket, **options: object) -> None:
+        started.update(app=app, address=sock.getsockname(), **options)
+        sock.close()
+
+    monkeypatch.setattr(connections, "serve_on", serve_on)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     return started
 
@@ -106,7 +111,7 @@ def test_a_loopback_server_makes_and_keeps_a_token(monkeypatch: pytest.MonkeyPat
     from fastapi.testclient import TestClient
 
     started = serve_stub(monkeypatch)
-    first = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    first = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
     assert first.exit_code == 0, first.output
     kept = isolated_home / "serve" / "token"
     token = kept.read_text().strip()
@@ -117,7 +122,7 @@ def test_a_loopback_server_makes_and_keeps_a_token(monkeypatch: pytest.MonkeyPat
     assert http.get(TASKS).status_code == 401  # loopback too: another account has no token
     assert http.get(TASKS, headers={"Authorization": f"Bearer {token}"}).status_code == 200
 
-    second = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    second = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
     assert second.exit_code == 0 and kept.read_text().strip() == token  # clients keep working across restarts
 
 
@@ -126,7 +131,7 @@ def test_a_given_token_is_used_and_not_printed(monkeypatch: pytest.MonkeyPatch, 
 
     started = serve_stub(monkeypatch)
     monkeypatch.setenv("AUTOAGENT_SERVE_TOKEN", "from-the-environment")
-    result = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
     assert result.exit_code == 0 and "from-the-environment" not in result.stderr
     assert not (isolated_home / "serve" / "token").exists()
     http = TestClient(started["app"], base_url=BASE_URL)  # type: ignore[arg-type]
@@ -137,7 +142,8 @@ def test_the_loopback_opt_out_is_explicit(monkeypatch: pytest.MonkeyPatch) -> No
     from fastapi.testclient import TestClient
 
     started = serve_stub(monkeypatch)
-    result = CliRunner().invoke(cli, ["serve", "--no-token", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-token", "--model", "openai:gpt-4o-mini",
+                                      "--no-memory"])
     assert result.exit_code == 0 and "any account on this machine can drive the agent" in result.stderr
     assert TestClient(started["app"], base_url=BASE_URL).get(TASKS).status_code == 200  # type: ignore[arg-type]
     clash = CliRunner().invoke(cli, ["serve", "--no-token", "--token", "x"])

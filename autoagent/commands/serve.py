@@ -24,7 +24,8 @@ Every request, /docs included, carries the token (Authorization: Bearer <token>)
 (0600). The Host header must be a loopback name, the address served on or an --allow-host name
 (else 400); a request from a web page of another origin may not change anything (403) unless
 --allow-origin names it. A JSON body over 1 MiB, an input over 100,000 characters or an upload
-over --max-upload-mb gets 413.
+over --max-upload-mb gets 413. A connection that sends no request head within 10 s is closed, and
+past the cap on connections the one that has waited longest for a head makes room.
 """
 
 __all__ = ["is_loopback", "serve"]
@@ -61,10 +62,9 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
                                "request must carry a token")
     if no_token and token:
         raise click.UsageError("--no-token and a token (--token or AUTOAGENT_SERVE_TOKEN) contradict each other")
-    import uvicorn
-
     from ..serve.access import Access, host_name, stored_token, token_path
     from ..serve.app import create_app
+    from ..serve.connections import listening_socket, serve_on
     from ..serve.limits import MIB, Limits
     from .run import settings_from_options
 
@@ -86,7 +86,11 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
                    f"  docs: http://{shown}:{port}/docs?token=<token>", err=True)
     else:
         click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    try:
+        sock = listening_socket(host, port)
+    except OSError as err:
+        raise click.ClickException(f"cannot listen on {shown}:{port}: {err.strerror or err}") from None
+    serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
