@@ -46,7 +46,8 @@ __all__ = ["is_loopback", "serve"]
 @click.option("--no-token", is_flag=True,
               help="Loopback only: serve without a token, so that any account on this machine can drive the agent.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", envvar="AUTOAGENT_SERVE_ALLOW_HOSTS",
-              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any).")
+              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any, "
+                                     "which needs the token).")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               envvar="AUTOAGENT_SERVE_ALLOW_ORIGINS", show_envvar=True,
               help="A web page origin (http://localhost:3000) allowed to change state, with CORS (repeatable).")
@@ -65,6 +66,9 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
                                "request must carry a token")
     if no_token and token:
         raise click.UsageError("--no-token and a token (--token or AUTOAGENT_SERVE_TOKEN) contradict each other")
+    if no_token and "*" in _split(allow_hosts):
+        raise click.UsageError("--no-token with --allow-host '*' lets any web page whose name points at this machine "
+                               "drive the agent: keep the token, or name the hosts")
     if token and (problem := token_problem(token)) is not None:
         raise click.UsageError(problem)
     from ..serve.access import Access, host_name, server_token, token_path

@@ -50,12 +50,24 @@ def _is_ip(host: str) -> bool:
 
 
 def host_name(header: str) -> str:
-    """The name in a Host header, without its port or brackets, lower case ("[::1]:8000" -> "::1")."""
+    """The name in a Host header, without its port or brackets, lower case ("[::1]:8000" -> "::1"); a bracketed
+    name that is no IPv6 address, or has more than a port after it ("[::1]evil.example"), is returned whole."""
     header = header.strip().lower()
     if header.startswith("["):
-        return header[1:header.find("]")] if "]" in header else header
+        inside, closed, after = header[1:].partition("]")
+        port = after[1:] if after.startswith(":") else after
+        return inside if closed and ":" in inside and _is_ip(inside) and port.isdigit() == bool(port) else header
     name = header.rsplit(":", 1)[0] if header.count(":") == 1 else header
     return name.rstrip(".")
+
+
+def query_token(query: str) -> str | None:
+    """The one `token` a query string gives (the docs pages'); None when it gives none, or more than one (a page
+    might check one and show another)."""
+    from urllib.parse import parse_qs
+
+    values = parse_qs(query).get("token", []) if query else []
+    return values[0] if len(values) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,11 @@ class Access:
 
     def host_allowed(self, name: str) -> bool:
         """Loopback names always; the bound address; any IP address on a wildcard bind; the allowed names."""
-        if "*" in self.hosts or name in self.hosts or is_loopback(name):
+        if "*" in self.hosts or name in self.hosts:
+            return True
+        if "[" in name or "]" in name:  # a bracketed name host_name could not read: none of ours
+            return False
+        if is_loopback(name):
             return True
         if is_loopback(self.bind):
             return False
@@ -90,10 +106,8 @@ class Access:
         scheme, _, value = headers.get("authorization", "").partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
             return True
-        from urllib.parse import parse_qs
-
-        given = parse_qs(query).get("token", [""])[0]
-        return bool(query) and hmac.compare_digest(given.encode(), self.token.encode())
+        given = query_token(query)
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
 
 
 class AccessGuard:
