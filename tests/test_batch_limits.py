@@ -161,3 +161,13 @@ def test_a_task_cannot_turn_memory_on(backend: FakeBackend, tmp_path: Path) -> N
     assert err.splitlines() == [
         f"error: {tasks}:1: task t1: use_memory true, but the command line says --no-memory: a task may turn memory "
         "off, not on"]
+
+
+def test_a_deeply_nested_line_is_named_and_nothing_runs(backend: FakeBackend, tmp_path: Path) -> None:
+    # The attack: a line nested past the recursion limit ended the batch in a traceback.
+    tasks = tmp_path / "tasks.jsonl"
+    for depth in (150, 100_000):
+        tasks.write_text('{"id": "t1", "task": "x", "settings": {"tools": ' + "[" * depth + "]" * depth + "}}\n")
+        code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
+        assert code == codes.USAGE and err == f"error: {tasks}:1: not JSON (nested more than 100 levels deep)\n"
+    assert not backend.models

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .. import json_input
 from ..errors import ConfigurationError
 from ..paths import private_file
 from ..redact import redacted
@@ -58,7 +59,7 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     records = []
     for line in lines:
         try:
-            record = json.loads(line)
+            record = json_input.loads(line)
         except ValueError:
             continue
         if isinstance(record, dict) and isinstance(record.get("id"), str):

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import json_input
 from ..errors import AutoAgentError
 from ..paths import autoagent_home, private_dir, private_file
 from ..redact import redacted
@@ -74,7 +75,7 @@ class TaskStore:
         path = self.directory / task_id / "task.json"
         if not _safe_id(task_id) or not path.is_file():
             raise TaskNotFound(f"no task with id {task_id!r}")
-        return TaskRecord(**json.loads(path.read_text(encoding="utf-8")))
+        return TaskRecord(**json_input.loads(path.read_text(encoding="utf-8")))
 
     def all(self) -> list[TaskRecord]:
         """Every task, oldest first."""
@@ -110,7 +111,7 @@ class TaskStore:
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
-                    step = json.loads(line)
+                    step = json_input.loads(line)
                 except ValueError:
                     continue
                 steps[step["step_id"]] = step  # a dict keeps the first position of a key
