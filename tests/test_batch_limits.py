@@ -171,3 +171,38 @@ def test_a_deeply_nested_line_is_named_and_nothing_runs(backend: FakeBackend, tm
         code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
         assert code == codes.USAGE and err == f"error: {tasks}:1: not JSON (nested more than 100 levels deep)\n"
     assert not backend.models
+
+
+def test_a_huge_tasks_file_starts_its_first_task_at_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The attack: 100,000 lines took 0.85-1.6 GB and 25 s before the first task: every job was built first.
+    import time
+
+    import autoagent.commands.batch as batch_command
+    from autoagent.batch.worker import Job
+
+    from .scripted import ScriptedChatModel
+
+    made: list[int] = []
+    seen: dict[str, float] = {}
+    original = batch_command.make_job
+
+    def counted(*args: object, **kwargs: object) -> Job:
+        made.append(1)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    class Interrupting(ScriptedChatModel):
+        def _generate(self, *args: object, **kwargs: object) -> object:
+            seen.setdefault("first", time.monotonic())
+            seen.setdefault("jobs", len(made))
+            raise KeyboardInterrupt  # Ctrl-C once the first task asks its model
+
+    monkeypatch.setattr(batch_command, "make_job", counted)
+    monkeypatch.setattr("autoagent.llm.load_chat_model", lambda *a, **k: Interrupting(replies=[]))
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"id": f"t{n}", "task": f"What is {n} + 1?"}) + "\n" for n in range(100_000)))
+    started = time.monotonic()
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
+
+    assert code == codes.INTERRUPTED, err
+    assert seen["jobs"] <= 2 and seen["first"] - started < 15  # the file read and checked (about 1 s), one job made

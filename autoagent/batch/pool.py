@@ -4,13 +4,14 @@ yielding the records of those that still end within a grace period (Ctrl-C, SIGT
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from ..errors import ConfigurationError
@@ -20,6 +21,7 @@ from .worker import NOT_SETTLED, Job, bare_record, run_job
 
 RAY_MISSING = "--ray needs Ray, which is not installed: pip install 'autoagent[ray]' (or pip install ray)"
 STOP_GRACE_SECONDS = 10.0  # how long a stopped batch waits for its interrupted tasks before killing their workers
+QUEUED_PER_WORKER = 2  # jobs handed to the pool at a time, per worker: one running, one ready
 
 
 def failed(job: Job, err: BaseException) -> dict[str, Any]:
@@ -60,8 +62,9 @@ class LocalPool:
         self._futures: dict[Future[dict[str, Any]], Job] = {}
         self._stopping: Any = None
 
-    def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
-        """Each job's result record as it finishes."""
+    def results(self, jobs: Iterable[Job]) -> Generator[dict[str, Any], None, None]:
+        """Each job's result record as it finishes; a job is taken from `jobs` (made) only as a worker will soon be
+        free for it, so a batch of 100,000 tasks starts at once and holds a few jobs, not all."""
         if self.slots == 1:
             for job in jobs:
                 yield run_job(job)
@@ -70,9 +73,16 @@ class LocalPool:
         self._stopping = context.Event()
         self._pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=context, initializer=_start_worker,
                                          initargs=(self.slots, os.getpid(), self._stopping))
-        self._futures = {self._pool.submit(_pool_job, job): job for job in jobs}
-        for future in as_completed(self._futures):
-            yield self._record(future)
+        queued = iter(jobs)
+        for job in itertools.islice(queued, QUEUED_PER_WORKER * self.slots):
+            self._futures[self._pool.submit(_pool_job, job)] = job
+        while self._futures:
+            done, _ = wait(self._futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield self._record(future)
+                del self._futures[future]
+                for job in itertools.islice(queued, 1):  # the next one takes the place of the one that ended
+                    self._futures[self._pool.submit(_pool_job, job)] = job
         self._pool.shutdown(wait=True)
 
     def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
@@ -123,15 +133,18 @@ class RayPool:
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._pending: dict[Any, Job] = {}
 
-    def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
-        """Each job's result record as its Ray task finishes."""
+    def results(self, jobs: Iterable[Job]) -> Generator[dict[str, Any], None, None]:
+        """Each job's result record as its Ray task finishes; a few jobs per CPU are out at a time."""
         ray = self.ray
         remote = ray.remote(num_cpus=1, max_retries=0)(run_job)
-        self._pending = pending = {remote.remote(job): job for job in jobs}
+        queued = iter(jobs)
+        self._pending = pending = {remote.remote(job): job
+                                   for job in itertools.islice(queued, QUEUED_PER_WORKER * self.slots)}
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 yield self._record(ref)
+                pending.update({remote.remote(job): job for job in itertools.islice(queued, 1)})
         self._shutdown()
 
     def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:

@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,7 @@ def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, 
     """Run every task of TASKS_FILE (JSONL) and append each result to --out, with a progress bar and a summary."""
     from ..batch.results import done_ids, hold_results, read_results
     from ..batch.tasks import TaskFileError, read_tasks
+    from ..batch.worker import forwarded_environment
     from ..errors import AutoAgentError
     from .run import settings_from_options
 
@@ -77,8 +78,9 @@ def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, 
         with hold_results(out):  # one batch at a time on a results file, and on its tasks' workspaces
             done = done_ids(read_results(out))
             todo = [task for task in tasks if task.id not in done]
-            jobs = [make_job(task, settings, batch_folder(out)) for task in todo]
-            interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo))
+            folder, environment = batch_folder(out), forwarded_environment()
+            jobs = (make_job(task, settings, folder, environment) for task in todo)  # each made as a worker is free
+            interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo), total=len(todo))
             final = {record["id"]: record for record in read_results(out)}
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
@@ -118,28 +120,31 @@ def batch_folder(out: Path) -> Path:
     return autoagent_home() / "batch" / f"{out.stem}-{digest}"
 
 
-def make_job(task: BatchTask, settings: Settings, folder: Path) -> Job:
+def make_job(task: BatchTask, settings: Settings, folder: Path, environment: dict[str, str] | None = None) -> Job:
     """The job of one task: the batch's settings with the task's own, in its own workspace, granting nothing the
-    command line does not."""
+    command line does not; `environment` (shared by the batch's jobs) is what a remote worker needs (None: made)."""
     from ..batch.worker import Job, forwarded_environment
     from ..settings import Settings, held_to
 
     record = {**settings.to_record(), **task.settings, "workspace": str(folder / task.id)}
     bounded = held_to(Settings.from_record(record), settings)
-    return Job(task.id, task.task, bounded.to_record(), task.files, forwarded_environment())
+    environment = environment if environment is not None else forwarded_environment()
+    return Job(task.id, task.task, bounded.to_record(), task.files, environment)
 
 
-def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int) -> bool:
-    """Run the jobs, appending each result to `out` and showing progress, then the summary; True when
-    interrupted with Ctrl-C or SIGTERM."""
+def run_jobs(jobs: Iterable[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int,
+             total: int | None = None) -> bool:
+    """Run the jobs (`total` of them: a list's length when not given), appending each result to `out` and showing
+    progress, then the summary; True when interrupted with Ctrl-C or SIGTERM."""
     from ..batch.pool import LocalPool, RayPool
     from ..batch.progress import BatchProgress, Tally
     from ..batch.results import ResultsWriter
     from ..batch.worker import NOT_SETTLED
 
     writer = ResultsWriter(out)
-    tally = Tally(total=len(jobs), skipped=skipped)
-    runner = RayPool(ray_address, workers) if ray_address is not None and jobs else LocalPool(workers or 1)
+    count = total if total is not None else len(jobs)  # type: ignore[arg-type]
+    tally = Tally(total=count, skipped=skipped)
+    runner = RayPool(ray_address, workers) if ray_address is not None and count else LocalPool(workers or 1)
     progress = BatchProgress(tally, runner.slots)
 
     def take(record: dict[str, Any]) -> None:
