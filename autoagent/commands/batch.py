@@ -3,11 +3,8 @@ or a Ray cluster; a re-run skips the tasks the results file already holds."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import signal
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -139,6 +136,7 @@ def run_jobs(jobs: Iterable[Job], out: Path, workers: int | None, ray_address: s
     from ..batch.pool import LocalPool, RayPool
     from ..batch.progress import BatchProgress, Tally
     from ..batch.results import ResultsWriter
+    from ..batch.stopping import StopRequest
     from ..batch.worker import NOT_SETTLED
 
     writer = ResultsWriter(out)
@@ -153,45 +151,30 @@ def run_jobs(jobs: Iterable[Job], out: Path, workers: int | None, ray_address: s
             tally.add(record)
             progress.update(record)
 
-    interrupted = False
-    results = runner.results(jobs)
+    stop = StopRequest()  # Ctrl-C and SIGTERM are noted, and acted on between waits (batch/stopping.py)
+    results = runner.results(jobs, stop)
     try:
-        with _sigterm_as_interrupt():
+        with stop.heard():
             try:
                 for record in results:
-                    if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted (Ctrl-C): stop here
-                        interrupted = True
+                    if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted: the batch stops here
+                        stop.requested.set()
                         break
                     take(record)
-            except KeyboardInterrupt:
-                interrupted = True
+            except KeyboardInterrupt:  # raised where no handler of ours was in place
+                stop.requested.set()
             finally:
                 results.close()
-                try:
-                    for record in runner.stop():  # the tasks that end while the batch stops are written
-                        take(record)
-                except KeyboardInterrupt:  # a second Ctrl-C: the runner has killed its workers
-                    interrupted = True
+                for record in runner.stop(stop.hurried):  # the tasks that end while the batch stops are written
+                    take(record)
     finally:
         writer.close()
         progress.close()
+    interrupted = stop.requested.is_set()
     if interrupted:
         click.echo("interrupted: the tasks still running were dropped; run the same command again to continue",
                    err=True)
     return interrupted
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops the batch as Ctrl-C does (its workers stopped, finished results written), on the main thread."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def exit_code(records: list[dict[str, Any] | None], interrupted: bool) -> int:
