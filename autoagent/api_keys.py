@@ -16,6 +16,7 @@ from .paths import autoagent_home
 SETTINGS_FILE = "api_keys.env"
 LOCAL_SUFFIX = "_API_KEY"  # what a project directory's file may set
 _from_current_directory: dict[str, tuple[Path, str]] = {}  # name -> (file, value) of the keys ./api_keys.env set
+_unreadable: list[str] = []  # why each settings file that is there could not be read
 
 
 def is_local_setting(name: str) -> bool:
@@ -28,6 +29,7 @@ def load_settings_files() -> None:
     """Load the API keys of ./api_keys.env, then all of $AUTOAGENT_HOME/api_keys.env; variables already set win."""
     local_file, home_file = project_settings_file(), autoagent_home() / SETTINGS_FILE
     _from_current_directory.clear()
+    _unreadable.clear()
     if local_file is not None:
         _load(local_file, local=True)
     if home_file.is_file():
@@ -48,7 +50,8 @@ def _load(path: Path, *, local: bool) -> None:
     try:
         values = dotenv_values(path)
     except (OSError, UnicodeDecodeError) as err:
-        print(f"autoagent: {path} is not read: {err}", file=sys.stderr)
+        _unreadable.append(f"the settings file {path} cannot be read ({err}), so its settings are not in force: make "
+                           "it readable UTF-8, or move it away (`autoagent doctor` still runs)")
         return
     allowed = {name: value for name, value in values.items()
                if value is not None and (not local or is_local_setting(name))}
@@ -61,6 +64,12 @@ def _load(path: Path, *, local: bool) -> None:
         print(f"autoagent: ignored {', '.join(ignored)} in {path}: the current directory's {SETTINGS_FILE} may "
               f"set API keys (*{LOCAL_SUFFIX}) only; put other settings in {home_file_hint()}, the environment "
               "or a flag", file=sys.stderr)
+
+
+def unreadable_settings() -> list[str]:
+    """Why each settings file that is there could not be read (the last load_settings_files); the commands refuse to
+    run without the settings it would have set."""
+    return list(_unreadable)
 
 
 def set_by_current_directory(name: str) -> Path | None:

@@ -8,7 +8,7 @@ import shlex
 
 import click
 
-from .api_keys import load_settings_files
+from .api_keys import load_settings_files, unreadable_settings
 from .commands.batch import batch
 from .commands.doctor import doctor
 from .commands.help import describe, help_command
@@ -18,6 +18,7 @@ from .commands.runs import runs
 from .commands.serve import serve
 
 DEFAULT_COMMAND = "run"
+UNSETTLED_COMMANDS = ("doctor", "help")  # they run even where a settings file cannot be read, to say so
 HELP_FLAGS = ("-h", "--help")
 ROUTING = """\b
 How the first argument is read: a command's name runs that command (`autoagent memory list`);
@@ -146,6 +147,9 @@ class WarningLines(logging.Handler):
 def cli(ctx: click.Context) -> None:
     """autoagent: an autonomous agent. Give it a TASK and it thinks, calls tools and observes until it can
     answer (the answer on stdout, the steps on stderr); with no TASK it starts a REPL."""
+    unread = unreadable_settings()
+    if unread and ctx.invoked_subcommand not in UNSETTLED_COMMANDS:  # its settings might be what keeps a run safe
+        raise click.ClickException("; ".join(unread))
     logger, handler = logging.getLogger("autoagent"), WarningLines(logging.WARNING)
     logger.addHandler(handler)  # while the command runs: a memory summary's retries say `warning:` too
     ctx.call_on_close(lambda: logger.removeHandler(handler))

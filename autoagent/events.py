@@ -145,16 +145,18 @@ class StepTrace(RunObserver):
         self.max_steps = len(plan)  # a plan's steps are counted against the plan
 
     def on_step(self, step: Step) -> None:
+        from .redact import redacted
         from .terminal.trace import format_step
 
-        lines = format_step(step, self.max_steps).splitlines()
+        lines = redacted(format_step(step, self.max_steps)).splitlines()
         lines[0] = f"{self.agent} {lines[0]}" if self.agent else lines[0]
         print("\n".join(self.prefix + line for line in lines), file=sys.stderr, flush=True)
 
     def on_warning(self, message: str) -> None:
+        from .redact import redacted
         from .text import escape_controls
 
-        print(f"{self.prefix}warning: {escape_controls(message)}", file=sys.stderr, flush=True)
+        print(f"{self.prefix}warning: {escape_controls(redacted(message))}", file=sys.stderr, flush=True)
 
     def nested(self, agent: str, depth: int) -> StepTrace:
         return StepTrace(self.max_steps, prefix="  " * depth + "| ", agent=agent)

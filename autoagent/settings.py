@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from .loop.lifecycle import Agent, AgentOptions
 
 
-# Settings each invocation grants itself; a resumed run keeps none
+# Settings each invocation grants itself; a resumed run keeps none, and a batch's task sets none (held_to)
 PERMISSIONS = frozenset({"yes", "allow_shell", "allow_python", "python_sandbox", "allow_private_urls"})
+AUTO = "auto"  # the protocol that picks code or json for the model (protocols.AUTO, not imported: startup is cheap)
 
 
 @dataclass
@@ -86,6 +87,28 @@ class Settings:
         values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
         values["checks_modules"] = [Path(item) for item in values.get("checks_modules") or []]
         return cls(**values)
+
+
+def python_granted(invocation: Settings) -> bool | None:
+    """What an invocation grants the python tool: its --allow-python or --no-allow-python; else --protocol code
+    grants it, `auto` leaves it to auto (the embedded model where bubblewrap runs), and any other protocol does not."""
+    if invocation.allow_python is not None:
+        return invocation.allow_python
+    if invocation.protocol == "code":
+        return True
+    return None if invocation.protocol == AUTO else False
+
+
+def held_to(settings: Settings, invocation: Settings) -> Settings:
+    """`settings` (a batch task's: the invocation's with the task's own) granting nothing `invocation` does not: its
+    permissions exactly, the python tool only where it grants it (whatever protocol the task picks), and long-term
+    memory only where it is on."""
+    python = python_granted(invocation)
+    if python is None and settings.protocol != AUTO:  # auto's choice was granted, not the protocol picked instead
+        python = False
+    granted = {name: getattr(invocation, name) for name in PERMISSIONS}
+    return replace(settings, **{**granted, "allow_python": python},
+                   use_memory=settings.use_memory and invocation.use_memory)
 
 
 def build_agent(
@@ -195,13 +218,10 @@ def _offers_python(settings: Settings, profile: ModelProfile) -> bool:
     """Whether the python tool is offered: as --allow-python or --no-allow-python say; else for --protocol code
     (its only tool), and for `auto` with the embedded model where bubblewrap can run it (sandboxed: a program that
     would change a file still asks first)."""
-    if settings.allow_python is not None:
-        return settings.allow_python
-    if settings.protocol == "code":
-        return True
-    from .protocols import AUTO
-
-    if settings.protocol != AUTO or settings.python_sandbox != "bwrap" or not profile.embedded:
+    granted = python_granted(settings)
+    if granted is not None:
+        return granted
+    if settings.python_sandbox != "bwrap" or not profile.embedded:
         return False
     from .tools.sandbox import bwrap_problem
 

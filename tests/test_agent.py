@@ -178,11 +178,11 @@ def test_a_failed_call_insisted_on_stops_the_run_on_a_loop() -> None:
 
 def test_a_stopped_run_whose_every_call_failed_shows_no_reply_that_is_no_answer() -> None:
     same = act("explode", reason="x")
-    agent, llm = make_agent(same, same, same, same, same)  # the finish prompt answered with a call, twice
+    agent, llm = make_agent(same, same, same, same)  # the finish prompt answered with a call (asked once)
 
     run = agent.execute("How do you say library in French?")
 
-    assert run.stop_reason is StopReason.LOOP_DETECTED and run.answer == "" and len(llm.prompts) == 5
+    assert run.stop_reason is StopReason.LOOP_DETECTED and run.answer == "" and len(llm.prompts) == 4
 
 
 @pytest.mark.parametrize("coach", ["on", "off"])

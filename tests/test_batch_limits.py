@@ -119,3 +119,90 @@ def test_values_the_command_line_would_refuse_are_refused_at_validation(backend:
         f"error: {tasks}:6: task t6: the setting 'memory_window' cannot be null",
     ]
     assert not backend.models
+
+
+WRITES = "Thought: I write it.\n```python\nopen('pwned.txt', 'w').write('x')\n```"
+
+
+def test_a_task_cannot_turn_the_python_tool_on(backend: FakeBackend, tmp_path: Path) -> None:
+    # The attack: a tasks file picks the code protocol, whose only tool is python, on a batch without --allow-python.
+    backend.replies.extend([WRITES, "Final Answer: done"])
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"protocol": "code"}, {"protocol": "auto"})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--yes", "--python-sandbox", "none")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: the protocol 'code' runs programs with the python tool, which the command line "
+        "does not grant (--allow-python or --protocol code)"]
+    assert not backend.models and not list(tmp_path.rglob("pwned.txt"))
+
+
+def test_each_task_gets_the_command_lines_permissions_whatever_its_protocol(tmp_path: Path) -> None:
+    from autoagent.batch.tasks import BatchTask
+    from autoagent.commands.batch import make_job
+    from autoagent.settings import Settings
+
+    def job(invocation: Settings, **settings: object) -> dict[str, object]:
+        return make_job(BatchTask("t1", "task", dict(settings)), invocation, tmp_path).settings
+
+    assert job(Settings(), protocol="auto")["allow_python"] is False  # auto finds no python tool to pick
+    assert job(Settings(protocol="code"), protocol="json")["allow_python"] is True  # granted by --protocol code
+    assert job(Settings(protocol="auto"), protocol="auto")["allow_python"] is None  # auto decides, as it would
+    assert job(Settings(protocol="auto"), protocol="code")["allow_python"] is False
+    assert job(Settings(allow_python=False, protocol="code"), protocol="code")["allow_python"] is False
+    assert job(Settings(yes=False, allow_shell=False), yes=True)["yes"] is False
+
+
+def test_a_task_cannot_turn_memory_on(backend: FakeBackend, tmp_path: Path) -> None:
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"use_memory": True}, {"use_memory": False})
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"), "--no-memory")
+
+    assert code == codes.USAGE
+    assert err.splitlines() == [
+        f"error: {tasks}:1: task t1: use_memory true, but the command line says --no-memory: a task may turn memory "
+        "off, not on"]
+
+
+def test_a_deeply_nested_line_is_named_and_nothing_runs(backend: FakeBackend, tmp_path: Path) -> None:
+    # The attack: a line nested past the recursion limit ended the batch in a traceback.
+    tasks = tmp_path / "tasks.jsonl"
+    for depth in (150, 100_000):
+        tasks.write_text('{"id": "t1", "task": "x", "settings": {"tools": ' + "[" * depth + "]" * depth + "}}\n")
+        code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
+        assert code == codes.USAGE and err == f"error: {tasks}:1: not JSON (nested more than 100 levels deep)\n"
+    assert not backend.models
+
+
+def test_a_huge_tasks_file_starts_its_first_task_at_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The attack: 100,000 lines took 0.85-1.6 GB and 25 s before the first task: every job was built first.
+    import time
+
+    import autoagent.commands.batch as batch_command
+    from autoagent.batch.worker import Job
+
+    from .scripted import ScriptedChatModel
+
+    made: list[int] = []
+    seen: dict[str, float] = {}
+    original = batch_command.make_job
+
+    def counted(*args: object, **kwargs: object) -> Job:
+        made.append(1)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    class Interrupting(ScriptedChatModel):
+        def _generate(self, *args: object, **kwargs: object) -> object:
+            seen.setdefault("first", time.monotonic())
+            seen.setdefault("jobs", len(made))
+            raise KeyboardInterrupt  # Ctrl-C once the first task asks its model
+
+    monkeypatch.setattr(batch_command, "make_job", counted)
+    monkeypatch.setattr("autoagent.llm.load_chat_model", lambda *a, **k: Interrupting(replies=[]))
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"id": f"t{n}", "task": f"What is {n} + 1?"}) + "\n" for n in range(100_000)))
+    started = time.monotonic()
+    code, err = batch(str(tasks), "--out", str(tmp_path / "out.jsonl"))
+
+    assert code == codes.INTERRUPTED, err
+    assert seen["jobs"] <= 2 and seen["first"] - started < 15  # the file read and checked (about 1 s), one job made

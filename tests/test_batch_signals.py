@@ -112,11 +112,11 @@ def test_results_that_end_while_the_batch_stops_are_written(tmp_path: Path, monk
         def __init__(self, workers: int) -> None:
             pass
 
-        def results(self, jobs: list[Job]) -> Iterator[dict[str, Any]]:
+        def results(self, jobs: list[Job], stop: object) -> Iterator[dict[str, Any]]:
             yield record("a", "finished")
             raise KeyboardInterrupt  # Ctrl-C while b and c run
 
-        def stop(self) -> Iterator[dict[str, Any]]:
+        def stop(self, hurried: object) -> Iterator[dict[str, Any]]:
             yield record("b", "finished")  # ended before its worker heard the interrupt
             yield record("c", NOT_SETTLED)
 
@@ -124,3 +124,49 @@ def test_results_that_end_while_the_batch_stops_are_written(tmp_path: Path, monk
     jobs = [Job(task_id, "t", {}) for task_id in "abc"]
     assert run_jobs(jobs, tmp_path / "out.jsonl", 2, None, skipped=0) is True
     assert [line["id"] for line in read_lines(tmp_path / "out.jsonl")] == ["a", "b"]
+
+
+def test_ctrl_c_swallowed_by_a_library_still_stops_a_task_run_in_this_process(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # The mechanism behind a batch that did not stop: its one task in this process heard Ctrl-C once, a client
+    # library swallowed it, and the task, then the next ones, ran on.
+    from click.testing import CliRunner
+
+    from autoagent.cli import cli
+
+    from .scripted import act
+    from .test_interrupts import BLOCK, SwallowingModel
+
+    replies = [act("calculator", expression="6*7"), BLOCK, *[act("calculator", expression="6*9")] * 8, BLOCK]
+    monkeypatch.setattr("autoagent.llm.load_chat_model", lambda *a, **k: SwallowingModel(replies=replies))
+    monkeypatch.setenv("AUTOAGENT_MEMORY", "false")
+    write_sums(tmp_path / "tasks.jsonl", 3)
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, ["batch", str(tmp_path / "tasks.jsonl"), "--out", str(tmp_path / "out.jsonl"),
+                                      "--max-steps", "8"], catch_exceptions=False)
+
+    assert result.exit_code == codes.INTERRUPTED and time.monotonic() - started < 5, result.stderr
+    assert not (tmp_path / "out.jsonl").read_text()  # the interrupted task is not written; the others never ran
+
+
+def test_stopping_does_not_wait_on_a_job_the_shutdown_cancelled() -> None:
+    # Under load the pool's manager thread cancels the queued jobs after the batch has listed those it waits for;
+    # wait() never reports such a future done, and the batch sat out its whole grace period.
+    import threading
+    from concurrent.futures import Future
+
+    from autoagent.batch.pool import LocalPool
+    from autoagent.batch.worker import Job
+
+    class Shut:
+        def __init__(self) -> None:
+            self._processes: dict[int, Any] = {}
+
+        def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+            pass
+
+    pool, queued = LocalPool(2), Future()  # type: ignore[var-annotated]
+    pool._pool, pool._stopping, pool._futures = Shut(), threading.Event(), {queued: Job("t1", "x", {})}  # type: ignore
+    threading.Timer(0.2, queued.cancel).start()  # cancelled once stop() has listed it
+    started = time.monotonic()
+    assert list(pool.stop(grace=8)) == [] and time.monotonic() - started < 2

@@ -276,3 +276,15 @@ def test_callbacks_given_to_one_run_join_the_agents_own() -> None:
     agent.execute("2*3", callbacks=[this_run])
 
     assert (own.models, own.tools) == (this_run.models, this_run.tools) == (3, 1)
+
+
+def test_the_step_limit_bounds_the_model_calls_the_answer_one_more() -> None:
+    # The finding: --max-steps 3 made six model calls, the answer of the stopped run asked for again (and the memory
+    # summary one more). A stopped run's answer is asked for once; a reply that is none leaves the last observation.
+    replies = [act("multiply", a=2, b=n) for n in (3, 4, 5)] + [act("multiply", a=2, b=6), "60"]
+    agent, llm = agent_for(*replies, max_thought_steps=3)
+
+    result = agent.execute("2*3, 2*4, 2*5, 2*6")
+
+    assert result.stop_reason is StopReason.MAX_STEPS and result.answer == "10"
+    assert len(llm.prompts) == 4  # three steps, and the answer once (its reply was the reply format: 10 stands)

@@ -111,3 +111,34 @@ def test_ctrl_c_swallowed_by_a_library_still_stops_the_run(monkeypatch: pytest.M
                                 catch_exceptions=False)
     assert result.exit_code == codes.INTERRUPTED and time.monotonic() - started < STOPPED_WITHIN
     assert "stopped: the run was interrupted (continue with: autoagent --resume " in result.stderr
+
+
+def test_ctrl_c_stops_the_run_whatever_handler_a_library_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The finding: Ctrl-C during a slow reply was ignored, the run finished and exited 0. One way there: a handler
+    # other than Python's own in place when the run began, so the watch stood aside and that handler had Ctrl-C.
+    left: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: left.append(number))  # one that ignores it
+    try:
+        code, err, took = run(monkeypatch, [act("calculator", expression="6*7"), BLOCK], "--no-memory", "What is 6*7?")
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler and not left  # given back after
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert code == codes.INTERRUPTED and took < STOPPED_WITHIN
+    assert "stopped: the run was interrupted (continue with: autoagent --resume " in err
+
+
+def test_ctrl_c_after_the_run_ended_but_before_its_exit_code_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autoagent.terminal.display import TerminalDisplay
+
+    closing = TerminalDisplay.close
+
+    def close_then_ctrl_c(self: TerminalDisplay) -> None:
+        closing(self)
+        os.kill(os.getpid(), signal.SIGINT)  # as the answer is about to be printed
+        time.sleep(0.2)
+
+    monkeypatch.setattr(TerminalDisplay, "close", close_then_ctrl_c)
+    code, err, _ = run(monkeypatch, [act("calculator", expression="6*7"), act("FINISH"), "42"], "--no-memory",
+                       "What is 6*7?")
+    assert code == codes.INTERRUPTED and "Aborted" not in err
+    assert "interrupted: the answer stands, but this run is not remembered" in err

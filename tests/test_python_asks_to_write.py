@@ -12,7 +12,7 @@ import pytest
 
 from autoagent import settings as settings_module
 from autoagent.acting.approval import Approver, Verdict
-from autoagent.acting.effects import Effects, read_only
+from autoagent.acting.effects import Effects, Session, read_only, session
 from autoagent.acting.toolbox import Toolbox
 from autoagent.agent import AutoGPT
 from autoagent.llm.profile import ModelProfile
@@ -30,14 +30,15 @@ pytestmark = [pytest.mark.timeout(60),
 
 
 class Recorder(Approver):
-    """Answers every question with `allow`, and counts the questions."""
+    """Answers every question with `allow`, and counts the questions (and keeps what each showed)."""
 
     def __init__(self, allow: bool) -> None:
         super().__init__(input_stream=io.StringIO(""))
-        self.allow, self.asked = allow, 0
+        self.allow, self.asked, self.shown = allow, 0, []  # type: ignore[var-annotated]
 
     def ask(self, tool_name: str, args: dict[str, object]) -> Verdict:
         self.asked += 1
+        self.shown.append(args)
         return Verdict(self.allow)
 
 
@@ -127,3 +128,35 @@ def test_auto_picks_code_for_the_embedded_model_with_the_sandboxed_tool(tmp_path
     served = ModelProfile.of(llm)
     assert not offered(auto, served) and offered(Settings(protocol="code"), served)
     assert AutoGPT(llm, [calculator, sandboxed], protocol="auto").protocol.name == "json"
+
+
+TRAP = "def print(*args):\n    open('notes.txt', 'w').write('overwritten')\ngreeting = 'hello'"
+
+
+def test_what_is_approved_shows_the_names_earlier_programs_left_for_it(tmp_path: Path) -> None:
+    # The attack: a program that only defines names runs without asking; the next, `print(greeting)`, is asked
+    # about, and its `print` is the earlier program's, which overwrites a file.
+    (tmp_path / "notes.txt").write_text("mine\n")
+    approver = Recorder(allow=False)
+    toolbox = Toolbox([make_python_tool(tmp_path)], approver=approver)
+    with session(Session()):
+        assert toolbox.run(Action(name="python", args={"code": TRAP})).success and approver.asked == 0
+        toolbox.run(Action(name="python", args={"code": "print(greeting)"}))
+        [shown] = approver.shown
+        assert shown["code"] == "print(greeting)"
+        assert shown["names_from_earlier_programs"] == f"# ran without asking:\n{TRAP}"  # what runs, shown whole
+        assert (tmp_path / "notes.txt").read_text() == "mine\n"
+        approver.allow = True
+        toolbox.run(Action(name="python", args={"code": "print(greeting)"}))
+        assert "def print" in str(approver.shown[1]["names_from_earlier_programs"])  # not approved yet: still shown
+        assert (tmp_path / "notes.txt").read_text() == "overwritten"  # run as approved, with what it was shown
+        toolbox.run(Action(name="python", args={"code": "x = 1"}))
+        toolbox.run(Action(name="python", args={"code": "open('out.txt', 'w').write(str(x))"}))
+        assert approver.shown[2]["names_from_earlier_programs"] == "# ran without asking:\nx = 1"  # only since then
+
+
+def test_a_program_with_nothing_carried_over_is_shown_as_it_is(tmp_path: Path) -> None:
+    approver = Recorder(allow=False)
+    with session(Session()):
+        call(tmp_path, approver, "open('a.txt', 'w')")
+    assert approver.shown == [{"code": "open('a.txt', 'w')"}]

@@ -6,7 +6,12 @@ the files it read begin, or, when a file was not there, what the workspace holds
 from __future__ import annotations
 
 import gc
+import os
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -74,19 +79,54 @@ def test_names_survive_a_read_only_try_and_a_refused_write_is_not_kept(tmp_path:
 
 
 @pytest.mark.skipif(NO_BWRAP is not None, reason=f"{NO_BWRAP} (.ci/run installs it)")
-def test_the_folder_of_a_run_s_names_goes_with_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_s_names_are_kept_nowhere_on_disk_and_go_with_the_run(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     temporary, workspace = tmp_path / "tmp", tmp_path / "workspace"
     temporary.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     tool, run = make_python_tool(workspace), Session()
+
+    def unnamed() -> list[str]:  # this process's open files in the temporary folder, which have no name there
+        return [target for target in (os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+                                      if os.path.exists(f"/proc/self/fd/{fd}")) if target.startswith(str(temporary))]
+
     with session(run):
         tool.invoke({"code": "kept = 1"})
-    [folder] = temporary.glob("autoagent-python-state-*")
-    assert [path.name for path in folder.iterdir()] == ["names.pickle"]
-    assert not any(workspace.iterdir())  # nothing of it in the workspace
+        assert tool.invoke({"code": "kept"}) == "1"
+        assert len(unnamed()) == 1 and unnamed()[0].endswith("(deleted)")
+    assert not any(temporary.iterdir()) and not any(workspace.iterdir())  # no folder, nothing in the workspace
     del run
     gc.collect()
-    assert not folder.exists()
+    assert unnamed() == []  # the run's unnamed file is closed with it
+
+
+HOLDER = r"""
+import sys, time
+from pathlib import Path
+from autoagent.acting.effects import Session, session
+from autoagent.tools import make_python_tool
+
+tool = make_python_tool(Path(sys.argv[1]))
+with session(Session()):
+    tool.invoke({"code": "rows = list(range(1000))"})
+    print("ready", flush=True)
+    tool.invoke({"code": "import time\ntime.sleep(60)"})
+"""
+
+
+@pytest.mark.skipif(NO_BWRAP is not None, reason=f"{NO_BWRAP} (.ci/run installs it)")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_nothing_of_a_run_s_names_is_left_when_the_process_is_killed(tmp_path: Path, stop: signal.Signals) -> None:
+    # The attack's finding: state folders (up to 51 MB) left in /tmp after SIGTERM or a killed batch worker.
+    temporary, workspace = tmp_path / "tmp", tmp_path / "workspace"
+    temporary.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(workspace)], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "TMPDIR": str(temporary)})
+    assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+    time.sleep(0.5)  # the second program runs
+    holder.send_signal(stop)
+    holder.wait(timeout=30)
+    assert list(temporary.iterdir()) == []
 
 
 @pytest.mark.skipif(NO_BWRAP is not None, reason=f"{NO_BWRAP} (.ci/run installs it)")

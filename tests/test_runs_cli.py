@@ -155,6 +155,22 @@ def test_unknown_ambiguous_and_damaged_ids_are_one_line_and_exit_1(history: Path
     assert len(damaged.output.splitlines()) == 1
 
 
+@pytest.mark.parametrize("depth", [150, 100_000])
+def test_a_deeply_nested_record_is_a_damaged_transcript_not_a_crash(history: Path, depth: int) -> None:
+    # The attack: a record nested past the recursion limit crashed `runs list`, `runs show` and `--resume`.
+    deep = json.dumps({"type": "step", "number": 2, "kind": "action"})[:-1] + ', "x": ' + "[" * depth + "]" * depth
+    path = history / f"{KILLED}.jsonl"
+    path.write_text("\n".join([*path.read_text(encoding="utf-8").splitlines()[:2], deep + "}", '{"type": "step"}']),
+                    encoding="utf-8")
+    listed = invoke("list")
+    assert listed.exit_code == 0 and KILLED in listed.output
+    shown = invoke("show", KILLED)
+    assert shown.exit_code == 1 and shown.output == (f"Error: the transcript {path} is damaged: record 3 is not "
+                                                     "JSON\n")
+    resumed = CliRunner().invoke(cli, ["--resume", KILLED], catch_exceptions=False)
+    assert resumed.exit_code == 1 and "is damaged: record 3 is not JSON" in resumed.stderr
+
+
 def test_the_runs_group_is_a_sub_command_of_autoagent_and_every_option_has_help(history: Path) -> None:
     result = CliRunner().invoke(cli, ["runs", "show", KILLED])
     assert result.exit_code == 0 and result.output.startswith(f"Run:      {KILLED}\n")

@@ -93,32 +93,74 @@ def test_the_docs_page_reads_the_schema_with_its_token(backend: FakeBackend) -> 
 
 
 def serve_stub(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    """uvicorn.run replaced: what the server would have been started with."""
-    import uvicorn
+    """Serving replaced: what the server would have been started with (its socket bound, then closed)."""
+    from autoagent.serve import connections
 
     started: dict[str, object] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+
+    def serve_on(app: object, sock: connections.GatedSocket, **options: object) -> None:
+        started.update(app=app, address=sock.getsockname(), **options)
+        sock.close()
+
+    monkeypatch.setattr(connections, "serve_on", serve_on)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     return started
 
 
-def test_a_loopback_server_makes_and_keeps_a_token(monkeypatch: pytest.MonkeyPatch, isolated_home: Path) -> None:
+def test_a_loopback_server_makes_a_new_token_at_each_start(monkeypatch: pytest.MonkeyPatch,
+                                                           isolated_home: Path) -> None:
     from fastapi.testclient import TestClient
 
     started = serve_stub(monkeypatch)
-    first = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    first = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
     assert first.exit_code == 0, first.output
     kept = isolated_home / "serve" / "token"
     token = kept.read_text().strip()
     assert len(token) >= 32 and stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o700
-    assert f"token: {token}" in first.stderr and f"$(cat {kept})" in first.stderr
+    assert token not in first.stderr and f"$(cat {kept})" in first.stderr  # printed nowhere: read from the file
     http = TestClient(started["app"], base_url=BASE_URL)  # type: ignore[arg-type]
     assert http.get(TASKS).status_code == 401  # loopback too: another account has no token
     assert http.get(TASKS, headers={"Authorization": f"Bearer {token}"}).status_code == 200
 
-    second = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
-    assert second.exit_code == 0 and kept.read_text().strip() == token  # clients keep working across restarts
+    # The attack: a token once seen (a log, a shoulder) worked for good; now each start makes a new one.
+    second = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    assert second.exit_code == 0 and kept.read_text().strip() not in ("", token)
+
+
+def test_a_server_started_while_another_runs_shares_its_token(monkeypatch: pytest.MonkeyPatch,
+                                                              isolated_home: Path) -> None:
+    from autoagent.serve.access import server_token
+
+    with server_token() as running:  # a server on this $AUTOAGENT_HOME, running
+        with server_token() as second:
+            assert second == running
+        assert (isolated_home / "serve" / "token").read_text().strip() == running
+    with server_token() as later:  # none runs any more
+        assert later != running
+
+
+def test_a_short_token_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    serve_stub(monkeypatch)
+    for given in ["x", "s3cret", "fifteen-chars!!"]:
+        monkeypatch.setenv("AUTOAGENT_SERVE_TOKEN", given)
+        result = CliRunner().invoke(cli, ["serve", "--port", "0", "--host", "0.0.0.0", "--model", "openai:gpt-4o-mini"])
+        assert result.exit_code == 2 and "at least 16 characters" in result.stderr
+
+
+def test_nothing_is_said_before_the_port_is_ours(monkeypatch: pytest.MonkeyPatch, isolated_home: Path) -> None:
+    import socket
+
+    # The attack: another program holds the port; the curl line printed at start would send it the token.
+    serve_stub(monkeypatch)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port), "--model", "openai:gpt-4o-mini"])
+    assert result.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "curl" not in result.stderr and "token" not in result.stderr.replace("Address already in use", "")
+    assert not (isolated_home / "serve" / "token").exists()
 
 
 def test_a_given_token_is_used_and_not_printed(monkeypatch: pytest.MonkeyPatch, isolated_home: Path) -> None:
@@ -126,7 +168,7 @@ def test_a_given_token_is_used_and_not_printed(monkeypatch: pytest.MonkeyPatch, 
 
     started = serve_stub(monkeypatch)
     monkeypatch.setenv("AUTOAGENT_SERVE_TOKEN", "from-the-environment")
-    result = CliRunner().invoke(cli, ["serve", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--model", "openai:gpt-4o-mini", "--no-memory"])
     assert result.exit_code == 0 and "from-the-environment" not in result.stderr
     assert not (isolated_home / "serve" / "token").exists()
     http = TestClient(started["app"], base_url=BASE_URL)  # type: ignore[arg-type]
@@ -137,7 +179,8 @@ def test_the_loopback_opt_out_is_explicit(monkeypatch: pytest.MonkeyPatch) -> No
     from fastapi.testclient import TestClient
 
     started = serve_stub(monkeypatch)
-    result = CliRunner().invoke(cli, ["serve", "--no-token", "--model", "openai:gpt-4o-mini", "--no-memory"])
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-token", "--model", "openai:gpt-4o-mini",
+                                      "--no-memory"])
     assert result.exit_code == 0 and "any account on this machine can drive the agent" in result.stderr
     assert TestClient(started["app"], base_url=BASE_URL).get(TASKS).status_code == 200  # type: ignore[arg-type]
     clash = CliRunner().invoke(cli, ["serve", "--no-token", "--token", "x"])

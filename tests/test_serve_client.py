@@ -44,7 +44,7 @@ def test_an_agent_protocol_client_session(tmp_path: Path) -> None:
     if not CLIENT_PYTHON.is_file():
         pytest.skip(f"no agent-protocol-client at {CLIENT_PYTHON}: `make install` makes it (python -m venv "
                     ".venvs/ap-client && .venvs/ap-client/bin/pip install agent-protocol-client==1.1.0)")
-    port, token = free_port(), "t0ken"
+    port, token = free_port(), "client-test-token-0123456789"
     url = f"http://127.0.0.1:{port}"
     with FakeOpenAI(act("write_file", "save it", path="answer.txt", content="42"), act("FINISH"),
                     "I wrote 42 to answer.txt") as model:

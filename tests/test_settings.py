@@ -105,3 +105,28 @@ def test_a_key_from_the_environment_or_the_users_file_picks_the_model_silently(
     monkeypatch.setenv("OPENAI_API_KEY", KEYS["OPENAI_API_KEY"])  # the environment wins over the file
     load_settings_files()
     assert default_model_spec() == "openai:gpt-4o-mini" and capsys.readouterr().err == ""
+
+
+def test_an_unreadable_settings_file_stops_the_command(clean_environment: None, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # The attack's finding: the file was reported, then the run went on without its settings and exited 0.
+    from click.testing import CliRunner
+
+    from autoagent.cli import cli
+
+    from .cli_backend import install_backend
+
+    backend = install_backend(monkeypatch)
+    home = Path(os.environ["AUTOAGENT_HOME"])
+    (home / SETTINGS_FILE).write_bytes(b"AUTOAGENT_MAX_STEPS=1\nAUTOAGENT_PYTHON_SANDBOX=bwrap\n\xff\xfe\n")
+    monkeypatch.chdir(tmp_path)
+    load_settings_files()
+    result = CliRunner().invoke(cli, ["--no-memory", "What is 6*7?"])
+    assert result.exit_code == 1 and not backend.models
+    assert result.stderr.startswith(f"Error: the settings file {home / SETTINGS_FILE} cannot be read (")
+    assert "its settings are not in force" in result.stderr
+    doctor = CliRunner().invoke(cli, ["doctor"])  # the doctor still looks, and says what is wrong
+    assert "cannot be read" in doctor.output + doctor.stderr
+    (home / SETTINGS_FILE).write_text("AUTOAGENT_MAX_STEPS=1\n")
+    load_settings_files()
+    assert CliRunner().invoke(cli, ["runs", "list"]).exit_code == 0

@@ -6,7 +6,8 @@ snippet's own lines.
 Code whose statements were joined on one line (a model writing a program into a one-line JSON string) is read
 as the program it spells, one statement a line, and said so; a program that needs no such reading runs as given.
 
-Given a state file, the names earlier programs of the run defined are defined again first, as a notebook keeps them
+Given a state file (an open file this process inherits, by its number), the names earlier programs of the run
+defined are defined again first, as a notebook keeps them
 (smolagents' CodeAgent keeps its programs' state too): their imports imported again, their functions and classes run
 again from their source, and their other values unpickled. After the code ran, whether it failed or not, its names
 are saved there for the next one. Values that cannot be pickled (open files, generators) are not kept.
@@ -19,8 +20,8 @@ allow it) ends at the code's first step that would change a file in the workspac
 an audit hook sees it even where the code would catch the error the read-only mount gives.
 
 The tool runs it as `python3 -I -X utf8 -u -c <this file's text> MEMORY_BYTES CPU_SECONDS FILE_BYTES MODE STATE
-CODE` (MODE: `rw`, or `ro` for a read-only run; STATE: the state file, or empty for none), maybe on the system's
-Python rather than autoagent's: it uses nothing newer than Python 3.8.
+CODE` (MODE: `rw`, or `ro` for a read-only run; STATE: the number of the inherited state file, or empty for none),
+maybe on the system's Python rather than autoagent's: it uses nothing newer than Python 3.8.
 """
 
 from __future__ import annotations
@@ -156,11 +157,12 @@ def show_context(err: BaseException, opened: list[str], workspace: str) -> None:
         sys.stderr.write(f"[the workspace holds: {listed or 'no files'}]\n")
 
 
-def load_state(path: str, namespace: dict) -> dict[str, str]:
-    """Define again in `namespace` the names saved in the state file at `path` (nothing when there is none, or it
+def load_state(state: int, namespace: dict) -> dict[str, str]:
+    """Define again in `namespace` the names saved in the state file open as `state` (nothing when it is empty, or
     cannot be read); the definitions' sources by name, to be kept on."""
     try:
-        with open(path, "rb") as file:
+        with open(state, "rb", closefd=False) as file:
+            file.seek(0)
             saved = pickle.load(file)
     except Exception:  # none yet, or one a program broke: start afresh
         return {}
@@ -193,7 +195,7 @@ def _defined_here(value: object) -> bool:
     return isinstance(value, (type, types.FunctionType)) and getattr(value, "__module__", None) == "__main__"
 
 
-def save_state(path: str, namespace: dict, definitions: dict[str, str]) -> None:
+def save_state(state: int, namespace: dict, definitions: dict[str, str]) -> None:
     """Save the names of `namespace` the next program will find defined: modules by their names, `definitions`
     (functions and classes) by their sources, and the values that pickle, up to STATE_BYTES in all."""
     modules, values, size = {}, {}, 0
@@ -213,7 +215,9 @@ def save_state(path: str, namespace: dict, definitions: dict[str, str]) -> None:
         if size + len(data) <= STATE_BYTES:
             values[name], size = data, size + len(data)
     try:
-        with open(path, "wb") as file:
+        with open(state, "wb", closefd=False) as file:
+            file.seek(0)
+            file.truncate()
             pickle.dump({"modules": modules, "definitions": definitions, "values": values}, file, protocol=4)
     except OSError:
         pass
@@ -234,9 +238,10 @@ def read(code: str) -> tuple[ast.Module, str]:
             raise err from None
 
 
-def run(code: str, opened: list[str] | None = None, state: str = "") -> int:
-    """Run `code` in a namespace of its own (holding the names of earlier programs, given a `state` file); the exit
-    status (0, or 1 after an error). `opened`: the files it reads (see watch_reads), to show after a failure."""
+def run(code: str, opened: list[str] | None = None, state: int | None = None) -> int:
+    """Run `code` in a namespace of its own (holding the names of earlier programs, given a `state` file by its
+    number); the exit status (0, or 1 after an error). `opened`: the files it reads (see watch_reads), to show after
+    a failure."""
     try:
         tree, text = read(code)
     except SyntaxError as err:
@@ -252,7 +257,7 @@ def run(code: str, opened: list[str] | None = None, state: str = "") -> int:
     shown = ast.Expression(body=last.value) if isinstance(last, ast.Expr) else None
     bound = _bound(tree.body[-1]) if tree.body and last is None else None
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    definitions = load_state(state, namespace) if state else {}
+    definitions = load_state(state, namespace) if state is not None else {}
     definitions.update(definitions_of(tree, text))
     sys.argv = [FILENAME]
     try:
@@ -268,7 +273,7 @@ def run(code: str, opened: list[str] | None = None, state: str = "") -> int:
         show_context(err, opened or [], os.getcwd())
         return 1
     finally:
-        if state:
+        if state is not None:
             save_state(state, namespace, definitions)
     return 0
 
@@ -291,4 +296,4 @@ if __name__ == "__main__":
     limit(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
     if sys.argv[4] == "ro":
         refuse_writes(os.getcwd())
-    sys.exit(run(sys.argv[6], watch_reads(os.getcwd()), sys.argv[5]))
+    sys.exit(run(sys.argv[6], watch_reads(os.getcwd()), int(sys.argv[5]) if sys.argv[5] else None))

@@ -1,25 +1,26 @@
 """The python tool: a snippet run in a new interpreter with the workspace as its working directory, under
 bubblewrap (tools/sandbox.py), with limits on its time, memory, CPU time, file sizes and output. Within an agent's
-run, the names a snippet defines are defined again for the next one (its state is kept in a private folder, bound
-into the sandbox); outside a run each starts afresh."""
+run, the names a snippet defines are defined again for the next one (its state is kept in an unnamed file that only
+this process and the run's programs hold, gone with the run or the process however it ends); outside a run each
+starts afresh."""
 
 # No `from __future__ import annotations`: LangChain re-reads a tool's type hints on every call, and string
 # annotations would be compiled again each time.
 
 import math
 import os
-import shutil
 import signal
 import tempfile
 import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from langchain_core.tools import BaseTool, tool
 
 from ..acting.effects import Effects, Session, current_session, writes_allowed
 from .sandbox import (
     SANDBOXES,
-    STATE_MOUNT,
     WORKSPACE_MOUNT,
     SandboxUnavailableError,
     bwrap_argv,
@@ -41,6 +42,7 @@ _RUNNER = Path(__file__).with_name("_python_runner.py")
 _LINES = Path(__file__).with_name("_python_lines.py")  # the runner imports it; in the sandbox its code stands there
 _IMPORT = "from ._python_lines import split_joined"
 _INLINED_FROM = "# --- from here on, written into the runner (tools/python.py) ---"
+CARRIED = "names_from_earlier_programs"  # what an approval question shows beside the code: what runs with it
 WRITES_REFUSED = 75  # _python_runner's exit status for code that set out to change a file in a read-only run
 READ_ONLY_ERROR = "Read-only file system"  # what a program it started met (the runner sees only its own steps)
 SNAPSHOT_FILES = 5000  # workspaces with more files are not compared before and after a run
@@ -94,18 +96,34 @@ def changes(before: dict[str, tuple[int, int]] | None,
     return "; ".join(f"{label} {', '.join(names)}" for label, names in parts), tuple(sorted(touched))
 
 
+@dataclass
+class _Kept:
+    """What a run's programs carry over: the unnamed file they keep their names in (each program inherits it open;
+    it has no name anywhere, so nothing is left behind when the process is killed), and the programs that ran without
+    anyone asked (read-only) since the last one that ran with writes: the names they left are not yet approved."""
+
+    file: IO[bytes]
+    unseen: list[str] = field(default_factory=list)
+
+    def shown(self) -> dict[str, str]:
+        """For the approval question: the code behind the names the next program finds defined, none approved."""
+        if not self.unseen:
+            return {}
+        return {CARRIED: "\n\n".join(f"# ran without asking:\n{code}" for code in self.unseen)}
+
+
 class _States:
-    """The folder each run's programs keep their names in (a new one per run, removed when the run is gone)."""
+    """What each run's programs carry over (a new file per run, closed when the run is gone)."""
 
     def __init__(self) -> None:
-        self._folders: weakref.WeakKeyDictionary[Session, Path] = weakref.WeakKeyDictionary()
+        self._kept: weakref.WeakKeyDictionary[Session, _Kept] = weakref.WeakKeyDictionary()
 
-    def folder(self, run: Session) -> Path:
-        if run not in self._folders:
-            folder = Path(tempfile.mkdtemp(prefix="autoagent-python-state-"))
-            weakref.finalize(run, shutil.rmtree, folder, True)
-            self._folders[run] = folder
-        return self._folders[run]
+    def of(self, run: Session) -> _Kept:
+        if run not in self._kept:
+            file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the run); unlinked at once, no name left behind
+            weakref.finalize(run, file.close)
+            self._kept[run] = _Kept(file)
+        return self._kept[run]
 
 
 def _describe(output: str, code: int | None, timeout: float, changed: str = "") -> str:
@@ -162,19 +180,23 @@ def make_python_tool(
         executable, extra = interpreter()
         writes = not tries_read_only or writes_allowed()
         run = current_session()
-        kept = states.folder(run) if run is not None else None
-        state = "" if kept is None else str(Path(STATE_MOUNT if sandbox == "bwrap" else kept) / "names.pickle")
+        carried = states.of(run) if run is not None else None
+        kept = (carried.file.fileno(),) if carried is not None else ()  # inherited by the program, by its number
+        state = str(kept[0]) if kept else ""
         program = [executable, "-I", "-X", "utf8", "-u", "-c", runner, *limits, "rw" if writes else "ro", state, code]
         root = space.root
         if sandbox == "bwrap":
             env = clean_environment("/tmp")
-            command = bwrap_argv(root, env, program, extra, writable=writes, state=kept)
+            command = bwrap_argv(root, env, program, extra, writable=writes)
         else:
             env, command = clean_environment(tempfile.gettempdir()), program
         before = snapshot(root) if writes else None  # a read-only mount changes nothing: no need to look
-        output, status = run_command(command, root, timeout, max_output_chars, env=env)
+        output, status = run_command(command, root, timeout, max_output_chars, env=env, pass_fds=kept)
+        shown = carried.shown() if carried is not None else {}
+        if carried is not None:  # a read-only run nobody approved may leave names; one with writes was approved
+            carried.unseen = [*carried.unseen, code] if not writes else []
         if not writes and (status == WRITES_REFUSED or READ_ONLY_ERROR in output):
-            return "(not run: it changes workspace files)", Effects(failed=True, needs_to_write=True)
+            return "(not run: it changes workspace files)", Effects(failed=True, needs_to_write=True, also_shown=shown)
         changed = changes(before, snapshot(root)) if writes else ("", ())
         text = _describe(output, status, timeout, changed[0] if changed else "")
         return text, Effects(failed=status != 0, changed=changed[1] if changed else None)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 SANDBOXES = ("bwrap", "none")  # --python-sandbox: bubblewrap, or none (the code runs as the user, unconfined)
 WORKSPACE_MOUNT = "/workspace"  # where the workspace appears inside the sandbox
-STATE_MOUNT = "/state"  # and the folder a run's programs keep their names in
 TMP_BYTES = 64 * 1024 * 1024  # the sandbox's /tmp lives in memory: it holds this much at most
 SHM_BYTES = 16 * 1024 * 1024  # and so does /dev/shm (multiprocessing's semaphores)
 INSTALL_HINT = "sudo apt-get install bubblewrap"
@@ -60,10 +59,10 @@ def bwrap_path() -> str | None:
 
 
 def bwrap_argv(workspace: Path, env: dict[str, str], program: Sequence[str], extra: Path | None = None,
-               *, writable: bool = True, state: Path | None = None) -> list[str]:
+               *, writable: bool = True) -> list[str]:
     """`program` under bubblewrap: in new namespaces of every kind (so no network), with no capabilities, killed
     with its parent; /usr (and `extra`) read-only, the workspace at WORKSPACE_MOUNT (read-write unless not
-    `writable`), the `state` folder at STATE_MOUNT, a small /tmp and /dev/shm, nothing else writable."""
+    `writable`), a small /tmp and /dev/shm, nothing else writable (files it inherits open stay open)."""
     bwrap = bwrap_path()
     if bwrap is None:
         raise SandboxUnavailableError(f"bubblewrap (bwrap) is not installed ({INSTALL_HINT})")
@@ -83,8 +82,6 @@ def bwrap_argv(workspace: Path, env: dict[str, str], program: Sequence[str], ext
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
     argv += ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--bind" if writable else "--ro-bind", str(workspace),
              WORKSPACE_MOUNT]
-    if state is not None:
-        argv += ["--bind", str(state), STATE_MOUNT]
     # The root and /dev are unbounded folders in memory: read-only, so that writes go to the workspace or a small one.
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORKSPACE_MOUNT, "--", *program]
     return argv

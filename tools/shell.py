@@ -84,17 +84,18 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def run_command(
-    command: str | Sequence[str], cwd: Path, timeout: float, max_output_chars: int, env: dict[str, str] | None = None
+    command: str | Sequence[str], cwd: Path, timeout: float, max_output_chars: int, env: dict[str, str] | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> tuple[str, int | None]:
-    """Run `command` (a line for /bin/sh, or a program and its arguments) in `cwd`, in `env` (None: ours): its
-    interleaved stdout and stderr, capped, and its exit code (None when it ran past `timeout` seconds). Whatever
-    it started is stopped when it ends."""
+    """Run `command` (a line for /bin/sh, or a program and its arguments) in `cwd`, in `env` (None: ours), with the
+    open files `pass_fds` inherited: its interleaved stdout and stderr, capped, and its exit code (None when it ran
+    past `timeout` seconds). Whatever it started is stopped when it ends."""
     argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
     if _REAPER is not None:
         argv = [sys.executable, "-I", "-S", str(_REAPER), *argv]
     process = subprocess.Popen(
         argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True,
+        start_new_session=True, pass_fds=tuple(pass_fds),
     )
     assert process.stdout is not None
     output, fd = _Output(max_output_chars), process.stdout.fileno()

@@ -4,7 +4,9 @@ and the step keeps the workspace files it changed (the python tool gives these f
 
 A tool that can run without changing anything (metadata `"tries_read_only": True`: the python tool under bubblewrap,
 with the workspace mounted read-only) is run that way first where its call would ask for approval: when the call
-says it `needs_to_write`, the user is asked and it runs again with writes allowed; when not, nobody was asked.
+says it `needs_to_write`, the user is asked and it runs again with writes allowed; when not, nobody was asked. What
+is asked about is what runs: a call that carries over what earlier calls left (the python tool's names) says so in
+`also_shown`, which the question shows beside its arguments.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _WRITES = ContextVar("workspace_writes", default=True)
 
@@ -63,3 +65,4 @@ class Effects:
     failed: bool = False
     changed: tuple[str, ...] | None = None
     needs_to_write: bool = False  # a read-only run stopped where the call would change files
+    also_shown: dict[str, str] = field(default_factory=dict)  # for the approval question, beside the arguments

@@ -164,13 +164,15 @@ class Toolbox:
             return self._failed("tool_invalid_args", tool=tool.name, problem=problem)
         waited = 0.0
         if self.approver is not None and not is_read_only(tool):
+            shown = action.args
             if (tool.metadata or {}).get("tries_read_only") and self.approver.would_ask(tool.name):
                 with read_only():  # a call that changes nothing needs nobody's leave
                     tried = self._call(tool, action.args, callbacks)
                 if not (isinstance(tried.artifact, Effects) and tried.artifact.needs_to_write):
                     return tried
+                shown = {**action.args, **tried.artifact.also_shown}  # what runs besides the arguments
             asked = time.monotonic()
-            verdict = self.approver.review(tool.name, action.args)
+            verdict = self.approver.review(tool.name, shown)
             waited = time.monotonic() - asked
             if not verdict.allowed:
                 return ToolResult(verdict.explain(tool.name, self.prompts), success=False, waited=waited)

@@ -1,6 +1,6 @@
 """What a tasks file, maybe written by someone else, may ask of the batch that runs it: a budget at most the command
-line's (a task may lower one, never raise it) and only a model the command line allows (its own, or one
---allow-model names)."""
+line's (a task may lower one, never raise it), only a model the command line allows (its own, or one
+--allow-model names), the python tool and long-term memory only where the command line grants them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..settings import Settings
+from ..settings import Settings, python_granted
 from .tasks import BatchTask
 
 # The budgets the command line caps, each with the flag that sets it; for tool_timeout, 0 is no limit.
@@ -30,6 +30,19 @@ def limit_problems(task: BatchTask, ceiling: Settings, models: Sequence[str]) ->
     if model is not None and not any(fnmatch.fnmatchcase(model.strip(), allowed) for allowed in models):
         problems.append(f"task {task.id}: the model {model!r} is not one the command line allows "
                         f"({', '.join(models)}; --allow-model adds others)")
+    return problems + permission_problems(task, ceiling)
+
+
+def permission_problems(task: BatchTask, ceiling: Settings) -> list[str]:
+    """Why the task asks for what the command line does not grant: the code protocol (its programs run with the
+    python tool) or long-term memory turned on."""
+    problems = []
+    if task.settings.get("protocol") == "code" and python_granted(ceiling) is not True:
+        problems.append(f"task {task.id}: the protocol 'code' runs programs with the python tool, which the command "
+                        "line does not grant (--allow-python or --protocol code)")
+    if task.settings.get("use_memory") is True and not ceiling.use_memory:
+        problems.append(f"task {task.id}: use_memory true, but the command line says --no-memory: a task may turn "
+                        "memory off, not on")
     return problems
 
 

@@ -1,25 +1,30 @@
 """Where a batch's tasks run: in this process, on a local process pool, or on a Ray cluster; each runner yields
-the result records as the tasks finish, in whatever order they finish, and `stop()` ends the tasks under way,
-yielding the records of those that still end within a grace period (Ctrl-C, SIGTERM)."""
+the result records as the tasks finish, in whatever order they finish, until the batch is asked to stop (Ctrl-C,
+SIGTERM: stopping.py), and `stop()` ends the tasks under way, yielding the records of those that still end within a
+grace period."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 from ..errors import ConfigurationError
 from ..llm.local import THREADS_VARIABLE
 from .orphans import job_interruptible, start_pool_worker
+from .stopping import POLL_SECONDS, StopRequest
 from .worker import NOT_SETTLED, Job, bare_record, run_job
 
 RAY_MISSING = "--ray needs Ray, which is not installed: pip install 'autoagent[ray]' (or pip install ray)"
 STOP_GRACE_SECONDS = 10.0  # how long a stopped batch waits for its interrupted tasks before killing their workers
+QUEUED_PER_WORKER = 2  # jobs handed to the pool at a time, per worker: one running, one ready
 
 
 def failed(job: Job, err: BaseException) -> dict[str, Any]:
@@ -60,24 +65,41 @@ class LocalPool:
         self._futures: dict[Future[dict[str, Any]], Job] = {}
         self._stopping: Any = None
 
-    def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
-        """Each job's result record as it finishes."""
+    def results(self, jobs: Iterable[Job], stop: StopRequest) -> Generator[dict[str, Any], None, None]:
+        """Each job's result record as it finishes, until `stop` is requested; a job is taken from `jobs` (made) only
+        as a worker will soon be free for it, so a batch of 100,000 tasks starts at once and holds a few jobs."""
         if self.slots == 1:
             for job in jobs:
-                yield run_job(job)
+                if stop.requested.is_set():
+                    return
+                try:
+                    with stop.job():  # Ctrl-C interrupts it here, as it would a run
+                        record = run_job(job)
+                except KeyboardInterrupt:  # one that came as it was ending
+                    record = bare_record(job, NOT_SETTLED, "")
+                yield record
             return
         context = multiprocessing.get_context("spawn")
         self._stopping = context.Event()
         self._pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=context, initializer=_start_worker,
                                          initargs=(self.slots, os.getpid(), self._stopping))
-        self._futures = {self._pool.submit(_pool_job, job): job for job in jobs}
-        for future in as_completed(self._futures):
-            yield self._record(future)
-        self._pool.shutdown(wait=True)
+        queued = iter(jobs)
+        for job in itertools.islice(queued, QUEUED_PER_WORKER * self.slots):
+            self._futures[self._pool.submit(_pool_job, job)] = job
+        while self._futures and not stop.requested.is_set():
+            done, _ = wait(self._futures, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield self._record(future)
+                del self._futures[future]
+                for job in itertools.islice(queued, 1):  # the next one takes the place of the one that ended
+                    self._futures[self._pool.submit(_pool_job, job)] = job
+        if not stop.requested.is_set():
+            self._pool.shutdown(wait=True)
 
-    def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
+    def stop(self, hurried: threading.Event | None = None,
+             grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
         """No task starts any more and those running are interrupted; the records of those that end within `grace`
-        seconds, then any worker still running is killed."""
+        seconds (or until `hurried` is set), then any worker still running is killed."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
@@ -87,13 +109,15 @@ class LocalPool:
         pending = {future for future in self._futures if not future.done()}
         deadline = time.monotonic() + grace
         try:
-            while pending and time.monotonic() < deadline:
+            while pending and time.monotonic() < deadline and not (hurried is not None and hurried.is_set()):
                 for process in processes:  # again each second: a client library may swallow one KeyboardInterrupt
                     if process.pid is not None and process.is_alive():
                         os.kill(process.pid, signal.SIGINT)
-                done, pending = wait(pending, timeout=min(1.0, max(0.0, deadline - time.monotonic())),
-                                     return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, timeout=min(POLL_SECONDS * 5, max(0.0, deadline - time.monotonic())),
+                               return_when=FIRST_COMPLETED)
                 yield from (self._record(future) for future in done if not future.cancelled())
+                # done() and not wait(): a queued job the shutdown cancelled is never reported done by wait()
+                pending = {future for future in pending if not future.done()}
         finally:  # past the grace period, or a second Ctrl-C: no worker outlives the batch
             for process in processes:
                 if process.is_alive():
@@ -123,27 +147,36 @@ class RayPool:
         self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._pending: dict[Any, Job] = {}
 
-    def results(self, jobs: Sequence[Job]) -> Generator[dict[str, Any], None, None]:
-        """Each job's result record as its Ray task finishes."""
+    def results(self, jobs: Iterable[Job], stop: StopRequest) -> Generator[dict[str, Any], None, None]:
+        """Each job's result record as its Ray task finishes, until `stop` is requested; a few jobs per CPU are out
+        at a time."""
         ray = self.ray
         remote = ray.remote(num_cpus=1, max_retries=0)(run_job)
-        self._pending = pending = {remote.remote(job): job for job in jobs}
+        queued = iter(jobs)
+        self._pending = pending = {remote.remote(job): job
+                                   for job in itertools.islice(queued, QUEUED_PER_WORKER * self.slots)}
         while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
+            if stop.requested.is_set():
+                return
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=POLL_SECONDS)
             for ref in done:
                 yield self._record(ref)
+                pending.update({remote.remote(job): job for job in itertools.islice(queued, 1)})
         self._shutdown()
 
-    def stop(self, grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
+    def stop(self, hurried: threading.Event | None = None,
+             grace: float = STOP_GRACE_SECONDS) -> Iterator[dict[str, Any]]:
         """Interrupt every task under way (a KeyboardInterrupt in its worker) and cancel the queued ones; the records
-        of those that end within `grace` seconds, then the rest are killed."""
+        of those that end within `grace` seconds (or until `hurried` is set), then the rest are killed."""
         ray, pending = self.ray, self._pending
+        deadline = time.monotonic() + grace
         try:
             for ref in pending:
                 ray.cancel(ref, force=False)
-            done, _ = ray.wait(list(pending), num_returns=len(pending), timeout=grace) if pending else ([], [])
-            for ref in done:
-                yield self._record(ref)
+            while pending and time.monotonic() < deadline and not (hurried is not None and hurried.is_set()):
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=min(1.0, deadline - time.monotonic()))
+                for ref in done:
+                    yield self._record(ref)
         finally:
             for ref in list(pending):
                 ray.cancel(ref, force=True)

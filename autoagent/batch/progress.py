@@ -108,13 +108,14 @@ class BatchProgress:
         if self._progress is not None:
             self._progress.update(self._bar, completed=self.tally.ran, description=self._status())
             return
+        from ..redact import redacted
         from ..text import escape_controls
 
         outcome = "finished" if record["finished"] else f"stopped: {record['stop_reason']}"
         detail = f" ({shorten(record['stop_detail'], DETAIL_CHARS)})" if record.get("stop_detail") else ""
         line = (f"[{self.tally.ran}/{self.tally.total}] {record['id']}: {outcome}{detail} · {record['steps']} steps · "
                 f"{format_seconds(float(record.get('wall_seconds') or record['seconds']))}")
-        self.console.print(escape_controls(line), markup=False, highlight=False, soft_wrap=True)
+        self.console.print(escape_controls(redacted(line)), markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         """Stop the bar and print the summary."""

@@ -1,15 +1,21 @@
 """The results file of a batch: one JSON line per task that ran, appended and synced as each finishes, so a killed
-batch loses at most the tasks that were running; a re-run reads it to skip the tasks already done."""
+batch loses at most the tasks that were running; a re-run reads it to skip the tasks already done. One batch at a
+time holds it (`hold_results`): a second one on the same file would run every task again, in the same workspaces."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .. import json_input
 from ..errors import ConfigurationError
 from ..paths import private_file
+from ..redact import redacted
 
 RETRIED = ("error",)  # a task that ended on an error (a server down, a missing key) runs again on a re-run
 
@@ -17,6 +23,29 @@ RETRIED = ("error",)  # a task that ended on an error (a server down, a missing 
 def result_done(record: dict[str, Any]) -> bool:
     """Whether a result line settles its task: any outcome but an error."""
     return record.get("stop_reason") not in RETRIED
+
+
+class ResultsInUseError(ConfigurationError):
+    """Another batch is writing to this results file now."""
+
+
+@contextlib.contextmanager
+def hold_results(path: Path) -> Iterator[None]:
+    """Hold the results file for this batch (an exclusive lock on it, which the kernel lets go of however the batch
+    ends); ResultsInUseError at once when another batch holds it."""
+    try:
+        descriptor = os.open(private_file(path), os.O_RDONLY)
+    except OSError as err:
+        raise ConfigurationError(f"the results file {path} cannot be written: {err}") from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ResultsInUseError(f"another autoagent batch is writing its results to {path} now: wait until it "
+                                    "ends, or give this one another --out") from None
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:
@@ -30,7 +59,7 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     records = []
     for line in lines:
         try:
-            record = json.loads(line)
+            record = json_input.loads(line)
         except ValueError:
             continue
         if isinstance(record, dict) and isinstance(record.get("id"), str):
@@ -60,8 +89,8 @@ class ResultsWriter:
             self._file.write("\n")
 
     def write(self, record: dict[str, Any]) -> None:
-        """Append `record` as one line, on disk before this returns."""
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+        """Append `record` as one line (every secret in force redacted), on disk before this returns."""
+        self._file.write(json.dumps(redacted(record), ensure_ascii=False) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 

@@ -3,13 +3,13 @@ checked whole before anything runs, with one readable line per bad line."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .. import json_input
 from ..errors import AutoAgentError
 from ..settings import Settings
 
@@ -83,7 +83,7 @@ def read_tasks(path: Path, check: Callable[[BatchTask], list[str]] = lambda task
 def parse_task(line: str) -> BatchTask:
     """One line as a task; ValueError saying what is wrong with it."""
     try:
-        record = json.loads(line)
+        record = json_input.loads(line)
     except ValueError as err:
         raise ValueError(f"not JSON ({err})") from None
     if not isinstance(record, dict):

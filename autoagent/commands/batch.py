@@ -3,11 +3,8 @@ or a Ray cluster; a re-run skips the tasks the results file already holds."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +23,10 @@ Each line of TASKS_FILE: {{"id": "t1", "task": "...", "settings": {{"max_steps":
 "files": {{"data.csv": "..."}}}} (settings and files optional; files start the task's workspace).
 Per task: model, budgets, lang, protocol, mode and the like; permissions, --base-url and code to load
 are the command line's. A task may lower a budget, not raise it, and may pick only --model or a model
---allow-model names. Each task runs in $AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript
-in $AUTOAGENT_HOME/runs/. Nobody is asked to approve: without --yes a side-effecting action is refused.
+--allow-model names; it may pick the code protocol only where the python tool is granted (--allow-python
+or --protocol code), and turn memory off, not on. Each task runs in
+$AUTOAGENT_HOME/batch/<out-name>-<hash>/<id>/, its transcript in $AUTOAGENT_HOME/runs/. Nobody is
+asked to approve: without --yes a side-effecting action is refused.
 Results: one JSON line per task, appended as it ends; a re-run skips every task with a result, except
 those that ended on an error. Exit codes: {codes.OK} every task finished; {codes.ERROR} a task ended on an
 error (a model or configuration failure); {codes.USAGE} a bad tasks file or flag; {codes.NOT_FINISHED} a task stopped
@@ -39,7 +38,7 @@ before finishing; {codes.INTERRUPTED} interrupted with Ctrl-C (a re-run continue
 @click.argument("tasks_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The results file: one JSON line per task, appended as each ends; a re-run skips the tasks it "
-                   "holds.")
+                   "holds. One batch at a time writes it: a second one on it ends at once (exit 1).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Tasks run at once on this machine (a process each); with --ray, the CPUs of a local Ray "
                    "instance.  [default: 1]")
@@ -54,8 +53,9 @@ before finishing; {codes.INTERRUPTED} interrupted with Ctrl-C (a re-run continue
 def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, ray_address: str | None,
           allowed_models: tuple[str, ...], **options: Any) -> None:
     """Run every task of TASKS_FILE (JSONL) and append each result to --out, with a progress bar and a summary."""
-    from ..batch.results import done_ids, read_results
+    from ..batch.results import done_ids, hold_results, read_results
     from ..batch.tasks import TaskFileError, read_tasks
+    from ..batch.worker import forwarded_environment
     from ..errors import AutoAgentError
     from .run import settings_from_options
 
@@ -72,11 +72,13 @@ def batch(ctx: click.Context, tasks_file: Path, out: Path, workers: int | None, 
     ):
         settings.base_url = None  # OPENAI_BASE_URL in the environment only concerns OpenAI-compatible models
     try:
-        done = done_ids(read_results(out))
-        todo = [task for task in tasks if task.id not in done]
-        jobs = [make_job(task, settings, batch_folder(out)) for task in todo]
-        interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo))
-        final = {record["id"]: record for record in read_results(out)}
+        with hold_results(out):  # one batch at a time on a results file, and on its tasks' workspaces
+            done = done_ids(read_results(out))
+            todo = [task for task in tasks if task.id not in done]
+            folder, environment = batch_folder(out), forwarded_environment()
+            jobs = (make_job(task, settings, folder, environment) for task in todo)  # each made as a worker is free
+            interrupted = run_jobs(jobs, out, workers, ray_address, skipped=len(tasks) - len(todo), total=len(todo))
+            final = {record["id"]: record for record in read_results(out)}
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
     ctx.exit(exit_code([final.get(task.id) for task in tasks], interrupted))
@@ -115,26 +117,32 @@ def batch_folder(out: Path) -> Path:
     return autoagent_home() / "batch" / f"{out.stem}-{digest}"
 
 
-def make_job(task: BatchTask, settings: Settings, folder: Path) -> Job:
-    """The job of one task: the batch's settings with the task's own, in its own workspace."""
+def make_job(task: BatchTask, settings: Settings, folder: Path, environment: dict[str, str] | None = None) -> Job:
+    """The job of one task: the batch's settings with the task's own, in its own workspace, granting nothing the
+    command line does not; `environment` (shared by the batch's jobs) is what a remote worker needs (None: made)."""
     from ..batch.worker import Job, forwarded_environment
-    from ..settings import Settings
+    from ..settings import Settings, held_to
 
     record = {**settings.to_record(), **task.settings, "workspace": str(folder / task.id)}
-    return Job(task.id, task.task, Settings.from_record(record).to_record(), task.files, forwarded_environment())
+    bounded = held_to(Settings.from_record(record), settings)
+    environment = environment if environment is not None else forwarded_environment()
+    return Job(task.id, task.task, bounded.to_record(), task.files, environment)
 
 
-def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int) -> bool:
-    """Run the jobs, appending each result to `out` and showing progress, then the summary; True when
-    interrupted with Ctrl-C or SIGTERM."""
+def run_jobs(jobs: Iterable[Job], out: Path, workers: int | None, ray_address: str | None, *, skipped: int,
+             total: int | None = None) -> bool:
+    """Run the jobs (`total` of them: a list's length when not given), appending each result to `out` and showing
+    progress, then the summary; True when interrupted with Ctrl-C or SIGTERM."""
     from ..batch.pool import LocalPool, RayPool
     from ..batch.progress import BatchProgress, Tally
     from ..batch.results import ResultsWriter
+    from ..batch.stopping import StopRequest
     from ..batch.worker import NOT_SETTLED
 
     writer = ResultsWriter(out)
-    tally = Tally(total=len(jobs), skipped=skipped)
-    runner = RayPool(ray_address, workers) if ray_address is not None and jobs else LocalPool(workers or 1)
+    count = total if total is not None else len(jobs)  # type: ignore[arg-type]
+    tally = Tally(total=count, skipped=skipped)
+    runner = RayPool(ray_address, workers) if ray_address is not None and count else LocalPool(workers or 1)
     progress = BatchProgress(tally, runner.slots)
 
     def take(record: dict[str, Any]) -> None:
@@ -143,45 +151,30 @@ def run_jobs(jobs: list[Job], out: Path, workers: int | None, ray_address: str |
             tally.add(record)
             progress.update(record)
 
-    interrupted = False
-    results = runner.results(jobs)
+    stop = StopRequest()  # Ctrl-C and SIGTERM are noted, and acted on between waits (batch/stopping.py)
+    results = runner.results(jobs, stop)
     try:
-        with _sigterm_as_interrupt():
+        with stop.heard():
             try:
                 for record in results:
-                    if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted (Ctrl-C): stop here
-                        interrupted = True
+                    if record["stop_reason"] == NOT_SETTLED:  # its worker was interrupted: the batch stops here
+                        stop.requested.set()
                         break
                     take(record)
-            except KeyboardInterrupt:
-                interrupted = True
+            except KeyboardInterrupt:  # raised where no handler of ours was in place
+                stop.requested.set()
             finally:
                 results.close()
-                try:
-                    for record in runner.stop():  # the tasks that end while the batch stops are written
-                        take(record)
-                except KeyboardInterrupt:  # a second Ctrl-C: the runner has killed its workers
-                    interrupted = True
+                for record in runner.stop(stop.hurried):  # the tasks that end while the batch stops are written
+                    take(record)
     finally:
         writer.close()
         progress.close()
+    interrupted = stop.requested.is_set()
     if interrupted:
         click.echo("interrupted: the tasks still running were dropped; run the same command again to continue",
                    err=True)
     return interrupted
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM stops the batch as Ctrl-C does (its workers stopped, finished results written), on the main thread."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def exit_code(records: list[dict[str, Any] | None], interrupted: bool) -> int:

@@ -29,9 +29,15 @@ def check_settings_files(directories: list[Path] | None = None) -> list[Finding]
         return [Finding("settings", "ok", f"no {SETTINGS_FILE} (optional; looked for {', '.join(map(str, paths))})")]
     checks = []
     for path in found:
-        names = ", ".join(name for name, value in dotenv_values(path).items() if value) or "nothing"
+        try:
+            values = dotenv_values(path)
+        except (OSError, UnicodeDecodeError) as err:
+            checks.append(Finding("settings", "FAIL", f"{path} cannot be read ({err}): no command runs until it can",
+                                  f"make it readable UTF-8, or move it away: {path}"))
+            continue
+        names = ", ".join(name for name, value in values.items() if value) or "nothing"
         checks.append(Finding("settings", "ok", f"{path} sets {names}"))
-        ignored = [name for name, value in dotenv_values(path).items() if value and not is_local_setting(name)]
+        ignored = [name for name, value in values.items() if value and not is_local_setting(name)]
         if ignored and path == project_settings_file():
             checks.append(Finding("settings", "warn", f"{path} may set API keys only: {', '.join(ignored)} ignored",
                                   f"move them to {autoagent_home() / SETTINGS_FILE}"))

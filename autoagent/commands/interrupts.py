@@ -1,6 +1,8 @@
 """Ctrl-C that always stops a run: the interrupt is remembered, and raised again each second until the run has
 ended, so a library that swallows one KeyboardInterrupt (in a model client's wait, a tool, a callback) cannot turn
-Ctrl-C into a run that finishes normally."""
+Ctrl-C into a run that finishes normally. The handler is ours whatever handler a library left in place (only an
+ignored SIGINT, as a shell leaves it for a job in the background, stays ignored), and it stays ours until the
+command's exit code is settled, so Ctrl-C at any moment of a run, up to its last line of output, exits 130."""
 
 from __future__ import annotations
 
@@ -50,10 +52,11 @@ class InterruptWatch(RunObserver):
 
 @contextlib.contextmanager
 def watched_interrupts() -> Iterator[InterruptWatch]:
-    """An InterruptWatch on SIGINT for the block (on the main thread, where Python's own handler is in place)."""
+    """An InterruptWatch on SIGINT for the block (on the main thread, unless SIGINT is ignored there), in place of
+    whatever handler was there before, which comes back after."""
     watch = InterruptWatch()
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if previous is None or previous == signal.SIG_IGN:
         yield watch
         return
     signal.signal(signal.SIGINT, watch.handle)
@@ -61,4 +64,4 @@ def watched_interrupts() -> Iterator[InterruptWatch]:
         yield watch
     finally:
         watch.on_run_end(RunResult(task=""))
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, previous)

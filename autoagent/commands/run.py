@@ -19,6 +19,7 @@ from .run_options import run_options
 if TYPE_CHECKING:
     from ..settings import Agent, Settings
     from ..steps import RunResult, StopReason
+    from ..terminal.display import AnswerPrinter
     from ..transcripts.reader import Transcript
     from .speaking import SpeechSwitch
 
@@ -140,10 +141,11 @@ def _failure_as_json(json_output: bool, task: str) -> Iterator[None]:
 
 
 def print_json(result: RunResult) -> None:
-    """The run as its one `--json` object on stdout."""
+    """The run as its one `--json` object on stdout, every secret in force redacted."""
+    from ..redact import redacted
     from ..report import run_to_json
 
-    click.echo(json.dumps(run_to_json(result), ensure_ascii=False))
+    click.echo(json.dumps(redacted(run_to_json(result)), ensure_ascii=False))
 
 
 def _resumable(run_id: str) -> Transcript:
@@ -178,7 +180,7 @@ def run_once(
     --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code.
     With `speech` on, its steps' lines and the answer are said aloud beside it."""
     from ..settings import Settings
-    from ..steps import StopReason
+    from ..steps import RunResult, StopReason
     from ..terminal.display import AnswerPrinter, TerminalDisplay
     from ..transcripts.writer import TranscriptWriter
     from .interrupts import watched_interrupts
@@ -188,8 +190,10 @@ def run_once(
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
     answer = AnswerPrinter(enabled=not json_output)
     code = codes.OK
-    try:
-        with watched_interrupts() as interrupts:  # Ctrl-C stops the run even where a library swallows it once
+    # Ours from the run's start until its exit code is settled: Ctrl-C stops the run even where a library swallows
+    # it once, and one that comes once the run has ended (while its answer is printed) still makes the exit code 130.
+    with watched_interrupts() as interrupts:
+        try:
             observers, callbacks = [interrupts, display, writer, answer], display.callbacks()  # tokens streamed
             speaking = speech.observer() if speech is not None else None
             if speaking is not None:
@@ -199,15 +203,21 @@ def run_once(
                                        run_id=resumed.run_id)
             else:
                 result = agent.execute(task, observers=observers, callbacks=callbacks)
-        if interrupts.seen:
-            code = codes.INTERRUPTED
-    except KeyboardInterrupt:
-        result, code = _last_run(agent, task, StopReason.INTERRUPTED, ""), codes.INTERRUPTED
-    except AutoAgentError as err:
-        click.echo(f"Error: {err}", err=True)
-        result, code = _last_run(agent, task, StopReason.ERROR, str(err)), codes.ERROR
-    finally:
-        display.close()
+        except KeyboardInterrupt:
+            result, code = _last_run(agent, task, StopReason.INTERRUPTED, ""), codes.INTERRUPTED
+        except AutoAgentError as err:
+            click.echo(f"Error: {err}", err=True)
+            result, code = _last_run(agent, task, StopReason.ERROR, str(err)), codes.ERROR
+        finally:
+            interrupts.on_run_end(RunResult(task=task))  # from here on a Ctrl-C is noted, not raised
+            display.close()
+        code = _report(agent, result, codes.INTERRUPTED if interrupts.seen else code, json_output, answer)
+        return codes.INTERRUPTED if interrupts.seen else code
+
+
+def _report(agent: Agent, result: RunResult, code: int, json_output: bool, answer: AnswerPrinter) -> int:
+    """The run's outcome on stdout and stderr (the answer or the --json object, and a `stopped:` line for a run that
+    did not finish, with how to continue it); the exit code."""
     if json_output:
         print_json(result)
     else:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import click
 
-from ..serve.access import is_loopback
+from ..serve.access import is_loopback, token_problem
 from .run_options import settings_options
 
 EPILOG = """\b
@@ -20,11 +21,13 @@ the steps of several tasks queue for the one model, and a step that waited says 
 
 \b
 Every request, /docs included, carries the token (Authorization: Bearer <token>): without
---token or AUTOAGENT_SERVE_TOKEN the server makes one and keeps it in $AUTOAGENT_HOME/serve/token
-(0600). The Host header must be a loopback name, the address served on or an --allow-host name
-(else 400); a request from a web page of another origin may not change anything (403) unless
---allow-origin names it. A JSON body over 1 MiB, an input over 100,000 characters or an upload
-over --max-upload-mb gets 413.
+--token or AUTOAGENT_SERVE_TOKEN the server makes a new one at each start and writes it to
+$AUTOAGENT_HOME/serve/token (0600); a token given has at least 16 characters. The port is bound
+before anything is printed. The Host header must be a loopback name, the address served on or an
+--allow-host name (else 400); a request from a web page of another origin may not change anything
+(403) unless --allow-origin names it. A JSON body over 1 MiB, an input over 100,000 characters or an upload
+over --max-upload-mb gets 413. A connection that sends no request head within 10 s is closed, and
+past the cap on connections the one that has waited longest for a head makes room.
 """
 
 __all__ = ["is_loopback", "serve"]
@@ -36,13 +39,15 @@ __all__ = ["is_loopback", "serve"]
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, envvar="AUTOAGENT_SERVE_PORT", show_envvar=True,
               help="Port to listen on.")
 @click.option("--token", envvar="AUTOAGENT_SERVE_TOKEN", show_envvar=True,
-              help="Bearer token every request must carry [default: made once, kept in $AUTOAGENT_HOME/serve/token]. "
+              help="Bearer token every request must carry, at least 16 characters [default: a new one at each start, "
+                   "written to $AUTOAGENT_HOME/serve/token]. "
                    "Given as this flag it is visible to every local user in /proc/<pid>/cmdline: prefer "
-                   "AUTOAGENT_SERVE_TOKEN or the kept file.")
+                   "AUTOAGENT_SERVE_TOKEN, or let the server make one.")
 @click.option("--no-token", is_flag=True,
               help="Loopback only: serve without a token, so that any account on this machine can drive the agent.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", envvar="AUTOAGENT_SERVE_ALLOW_HOSTS",
-              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any).")
+              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any, "
+                                     "which needs the token).")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               envvar="AUTOAGENT_SERVE_ALLOW_ORIGINS", show_envvar=True,
               help="A web page origin (http://localhost:3000) allowed to change state, with CORS (repeatable).")
@@ -61,32 +66,41 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
                                "request must carry a token")
     if no_token and token:
         raise click.UsageError("--no-token and a token (--token or AUTOAGENT_SERVE_TOKEN) contradict each other")
-    import uvicorn
-
-    from ..serve.access import Access, host_name, stored_token, token_path
+    if no_token and "*" in _split(allow_hosts):
+        raise click.UsageError("--no-token with --allow-host '*' lets any web page whose name points at this machine "
+                               "drive the agent: keep the token, or name the hosts")
+    if token and (problem := token_problem(token)) is not None:
+        raise click.UsageError(problem)
+    from ..serve.access import Access, host_name, server_token, token_path
     from ..serve.app import create_app
+    from ..serve.connections import listening_socket, serve_on
     from ..serve.limits import MIB, Limits
     from .run import settings_from_options
 
-    made = not no_token and not token
-    if made:
-        token = stored_token()
-    access = Access(token=None if no_token else token, bind=host,
-                    hosts=frozenset(host_name(name) if name != "*" else name for name in _split(allow_hosts)),
-                    origins=frozenset(origin.rstrip("/").lower() for origin in _split(allow_origins)))
-    limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
-    app = create_app(settings_from_options(options), access, limits=limits)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"autoagent serve: http://{shown}:{port}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
-    if no_token:
-        click.echo("  no token (--no-token): any account on this machine can drive the agent", err=True)
-    elif made:
-        click.echo(f"  token: {token}\n  kept in {token_path()} (0600); send it with every request, e.g.\n"
-                   f"  curl -H \"Authorization: Bearer $(cat {token_path()})\" http://{shown}:{port}/ap/v1/agent/tasks\n"
-                   f"  docs: http://{shown}:{port}/docs?token=<token>", err=True)
-    else:
-        click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    try:  # the port is ours before a word is said: a program holding it hears nothing about the server or its token
+        sock = listening_socket(host, port)
+    except OSError as err:
+        raise click.ClickException(f"cannot listen on {shown}:{port}: {err.strerror or err}") from None
+    port = sock.getsockname()[1]  # --port 0: the one the system picked
+    made = not no_token and not token
+    with sock, server_token() if made else contextlib.nullcontext(token) as served:
+        access = Access(token=None if no_token else served, bind=host,
+                        hosts=frozenset(host_name(name) if name != "*" else name for name in _split(allow_hosts)),
+                        origins=frozenset(origin.rstrip("/").lower() for origin in _split(allow_origins)))
+        limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
+        app = create_app(settings_from_options(options), access, limits=limits)
+        url = f"http://{shown}:{port}"
+        click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
+        if no_token:
+            click.echo("  no token (--no-token): any account on this machine can drive the agent", err=True)
+        elif made:
+            click.echo(f"  its token, new at each start, is in {token_path()} (0600); send it with each request, e.g.\n"
+                       f"  curl -H \"Authorization: Bearer $(cat {token_path()})\" {url}/ap/v1/agent/tasks\n"
+                       f"  docs: {url}/docs?token=<token>", err=True)
+        else:
+            click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
+        serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -55,19 +55,20 @@ class Drafter:
                              short_term_memory=memory.tool_results().render(self.prompts))
 
     def write(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
-              finishing: ThoughtAndAction | None = None) -> Written:
+              finishing: ThoughtAndAction | None = None, again: bool = True) -> Written:
         """The final answer `finishing` carries (native tool calling's `final_answer`), else the finish prompt's
-        from the tools' results; a reply that is no answer is asked for again, once."""
+        from the tools' results; a reply that is no answer is asked for again, once (unless not `again`)."""
         carried = self.protocol.final_answer(finishing) if finishing is not None else None
         if carried and is_answer(carried, steps, task=task):
             return Written(carried, True)
         messages: list[BaseMessage] = [HumanMessage(self.finish_prompt(task, memory))]
         answer = meter.call(self.llm, messages, self.reply_caps.answer)[0].text.strip()
         scaffold = self.finish_template.template
-        if is_answer(answer, steps, scaffold=scaffold, task=task):
-            return Written(answer, True)
-        again = [*messages, AIMessage(answer), HumanMessage(self.prompts.render("answer_again").strip())]
-        second = meter.call(self.llm, again, self.reply_caps.answer)[0].text.strip()
+        usable = is_answer(answer, steps, scaffold=scaffold, task=task)
+        if usable or not again:
+            return Written(answer, usable)
+        retry = [*messages, AIMessage(answer), HumanMessage(self.prompts.render("answer_again").strip())]
+        second = meter.call(self.llm, retry, self.reply_caps.answer)[0].text.strip()
         return Written(second, is_answer(second, steps, scaffold=scaffold, task=task))
 
     def stopped_answer(self, stop: StopReason, task: str, memory: ShortTermMemory, steps: Sequence[Step],
@@ -75,13 +76,14 @@ class Drafter:
         """The answer of a run that did not finish: after a spent budget no model call is made and the last good
         observation stands; a run that called no tool has none; else the finish prompt writes the best answer the
         tools' results allow, or the model knows where every call failed (a question of fact, the web out of
-        reach). A reply that is no answer (the finish prompt's own words, a call written out) is none: the last
-        good observation stands, or nothing. Each advisor may then mend it."""
+        reach), asked for once: the step limit bounds the model calls, the answer takes one more. A reply that is no
+        answer (the finish prompt's own words, a call written out) is none: the last good observation stands, or
+        nothing. Each advisor may then mend it."""
         if stop is StopReason.BUDGET:
             return answer_from_observations(steps)
         if not ran(steps):
             return ""  # nothing was done (every reply unreadable, say): nothing to answer from
-        written = self.write(task, memory, steps, meter)
+        written = self.write(task, memory, steps, meter, again=False)
         answer = written.answer if written.usable else answer_from_observations(steps)
         for advisor in advisors:
             answer = advisor.on_stopped(answer, task, steps)

@@ -1,15 +1,18 @@
 """Who may talk to the server, checked before any route (the docs pages included), as Jupyter Server does: the Host
 header must name this server (against DNS rebinding), a request that changes state must come from no page or an
-allowed origin, and every request carries the bearer token, one the server made and keeps 0600 when none is given."""
+allowed origin, and every request carries the bearer token: one given of at least MIN_TOKEN_CHARS, or one the server
+makes anew at each start and writes (0600) where its user can read it."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hmac
 import ipaddress
 import json
 import os
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 DOCS_PATHS = frozenset({"/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"})
+MIN_TOKEN_CHARS = 16  # a token given (--token, AUTOAGENT_SERVE_TOKEN) has at least this many characters
+TOKEN_LOCK = "token.lock"  # beside the token file: held (shared) by each server that runs with the made token
 
 
 def is_loopback(host: str) -> bool:
@@ -45,12 +50,24 @@ def _is_ip(host: str) -> bool:
 
 
 def host_name(header: str) -> str:
-    """The name in a Host header, without its port or brackets, lower case ("[::1]:8000" -> "::1")."""
+    """The name in a Host header, without its port or brackets, lower case ("[::1]:8000" -> "::1"); a bracketed
+    name that is no IPv6 address, or has more than a port after it ("[::1]evil.example"), is returned whole."""
     header = header.strip().lower()
     if header.startswith("["):
-        return header[1:header.find("]")] if "]" in header else header
+        inside, closed, after = header[1:].partition("]")
+        port = after[1:] if after.startswith(":") else after
+        return inside if closed and ":" in inside and _is_ip(inside) and port.isdigit() == bool(port) else header
     name = header.rsplit(":", 1)[0] if header.count(":") == 1 else header
     return name.rstrip(".")
+
+
+def query_token(query: str) -> str | None:
+    """The one `token` a query string gives (the docs pages'); None when it gives none, or more than one (a page
+    might check one and show another)."""
+    from urllib.parse import parse_qs
+
+    values = parse_qs(query).get("token", []) if query else []
+    return values[0] if len(values) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -65,7 +82,11 @@ class Access:
 
     def host_allowed(self, name: str) -> bool:
         """Loopback names always; the bound address; any IP address on a wildcard bind; the allowed names."""
-        if "*" in self.hosts or name in self.hosts or is_loopback(name):
+        if "*" in self.hosts or name in self.hosts:
+            return True
+        if "[" in name or "]" in name:  # a bracketed name host_name could not read: none of ours
+            return False
+        if is_loopback(name):
             return True
         if is_loopback(self.bind):
             return False
@@ -85,10 +106,8 @@ class Access:
         scheme, _, value = headers.get("authorization", "").partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
             return True
-        from urllib.parse import parse_qs
-
-        given = parse_qs(query).get("token", [""])[0]
-        return bool(query) and hmac.compare_digest(given.encode(), self.token.encode())
+        given = query_token(query)
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
 
 
 class AccessGuard:
@@ -116,8 +135,8 @@ class AccessGuard:
         preflight = method == "OPTIONS" and "access-control-request-method" in headers  # answered by CORS, inside
         query = scope.get("query_string", b"").decode("latin-1") if scope["path"] in DOCS_PATHS else ""
         if not preflight and not self.access.token_given(headers, query):
-            await refuse(send, 401, "a bearer token is required: Authorization: Bearer <token> (autoagent serve "
-                                    "printed it; it is kept in $AUTOAGENT_HOME/serve/token)",
+            await refuse(send, 401, "a bearer token is required: Authorization: Bearer <token> (the one autoagent "
+                                    "serve makes is in $AUTOAGENT_HOME/serve/token)",
                          [(b"www-authenticate", b"Bearer")])
             return
         await self.app(scope, receive, send)
@@ -137,20 +156,49 @@ def token_path() -> Path:
     return autoagent_home() / "serve" / "token"
 
 
-def stored_token() -> str:
-    """The kept token, made (0600, in a 0700 folder) when there is none yet or it is empty."""
+def token_problem(token: str) -> str | None:
+    """Why a token given to the server is not good enough (None: it is): too short to be out of reach of guessing."""
+    if len(token) < MIN_TOKEN_CHARS:
+        return (f"the token must be at least {MIN_TOKEN_CHARS} characters (it has {len(token)}): one that can be "
+                "guessed lets anyone who can reach the port drive the agent; make one with python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))', or give none and the server makes one")
+    return None
+
+
+@contextlib.contextmanager
+def server_token() -> Iterator[str]:
+    """The token of a server that makes its own, while it runs: a new one at each start, written (0600, in a 0700
+    folder) to token_path(), so a token once seen stops working when the server restarts; a server started while
+    another on this $AUTOAGENT_HOME runs shares that one's (the file holds one token). Each running server holds a
+    shared lock beside the file; the first to start holds it alone while it writes."""
     path = token_path()
     private_dir(path.parent)
+    descriptor = os.open(path.with_name(TOKEN_LOCK), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            token = _new_token(path)
+        except BlockingIOError:  # another server runs: once it has written its token (a moment), it is ours too
+            fcntl.flock(descriptor, fcntl.LOCK_SH)
+            token = _read_token(path) or _new_token(path)
+        fcntl.flock(descriptor, fcntl.LOCK_SH)  # from now on one of the servers that run
+        yield token
+    finally:
+        os.close(descriptor)
+
+
+def _read_token(path: Path) -> str:
+    """The token in the file ("" when there is none), not following a link."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except FileNotFoundError:
-        descriptor = -1
-    if descriptor >= 0:
-        with os.fdopen(descriptor, encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)
-            token = file.read().strip()
-        if token:
-            return token
+    except OSError:
+        return ""
+    with os.fdopen(descriptor, encoding="utf-8") as file:
+        return file.read().strip()
+
+
+def _new_token(path: Path) -> str:
+    """A new random token, written to `path` (0600) in place of the one there."""
     token = secrets.token_urlsafe(32)
     temporary = path.with_name(f".token.{os.getpid()}")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)

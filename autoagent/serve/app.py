@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated
+from urllib.parse import quote
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
@@ -15,7 +16,7 @@ from starlette.exceptions import HTTPException
 
 from .. import __version__
 from . import artifacts as files
-from .access import Access, AccessGuard
+from .access import Access, AccessGuard, query_token
 from .limits import BodyLimit, Limits
 from .schema import (
     Artifact,
@@ -73,8 +74,10 @@ def create_app(settings: Settings, access: Access, service: TaskService | None =
     app.add_exception_handler(TooManyLiveTasks, answer(503))  # type: ignore[arg-type]
 
     def docs_source(request: Request) -> str:
-        token = request.query_params.get("token")  # the page's own requests carry the token it was opened with
-        return f"/openapi.json?token={token}" if token else "/openapi.json"
+        """The schema's address for the page: with the one token it was opened with (checked, and quoted: the page
+        pastes it into its script), so that the page's own requests carry it."""
+        token = query_token(request.url.query)
+        return f"/openapi.json?token={quote(token, safe='')}" if token else "/openapi.json"
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request) -> HTMLResponse:

@@ -12,7 +12,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from ..json_input import check_depth
 
 
 class Artifact(BaseModel):
@@ -39,6 +41,12 @@ class TaskRequestBody(BaseModel):
     input: str | None = Field(None, description="Input prompt for the task.")
     additional_input: dict[str, Any] | None = None
 
+    @field_validator("additional_input")
+    @classmethod
+    def _not_too_deep(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        check_depth(value)  # deeper, it could be neither stored nor sent back
+        return value
+
 
 class Task(TaskRequestBody):
     """A task and the files it has in its workspace."""
@@ -53,6 +61,12 @@ class StepRequestBody(BaseModel):
 
     input: str | None = Field(None, description="Input prompt for the step.")
     additional_input: dict[str, Any] | None = None
+
+    @field_validator("additional_input")
+    @classmethod
+    def _not_too_deep(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        check_depth(value)
+        return value
 
 
 class Status(str, Enum):

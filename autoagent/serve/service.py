@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import AutoAgentError
+from ..redact import redacted
 from . import artifacts as files
 from .driver import GO, Pause, RunDriver, run_task
 from .limits import Limits
@@ -169,8 +170,9 @@ class TaskService:
         latest.state = "running" if not step.is_last else (
             "finished" if pause.result is not None and pause.result.finished else "stopped")
         self.store.save(latest)
-        self.store.add_step(record.task_id, json.loads(step.model_dump_json()))
-        return step
+        stored = redacted(json.loads(step.model_dump_json()))  # the client reads what is stored: no secret
+        self.store.add_step(record.task_id, stored)
+        return Step(**stored)
 
 
 def describe(pause: Pause, max_steps: int) -> dict[str, Any]:

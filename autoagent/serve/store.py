@@ -13,8 +13,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .. import json_input
 from ..errors import AutoAgentError
 from ..paths import autoagent_home, private_dir, private_file
+from ..redact import redacted
 
 
 class TaskNotFound(AutoAgentError):
@@ -46,8 +48,8 @@ class TaskStore:
         self.directory = directory or tasks_dir()
 
     def create(self, text: str, additional_input: dict[str, Any] | None) -> TaskRecord:
-        """A new task, with its empty workspace."""
-        record = TaskRecord(str(uuid.uuid4()), text, additional_input,
+        """A new task, with its empty workspace (as it is stored: every secret in force redacted)."""
+        record = TaskRecord(str(uuid.uuid4()), redacted(text), redacted(additional_input),
                             datetime.now(timezone.utc).isoformat(timespec="microseconds"))
         if not (self.directory / INDEX).is_file():
             self.ids()  # an index older servers did not keep is made first
@@ -59,12 +61,13 @@ class TaskStore:
         return record
 
     def save(self, record: TaskRecord) -> None:
-        """Write the task's record (atomically: a killed server leaves the old or the new one)."""
+        """Write the task's record (atomically: a killed server leaves the old or the new one), every secret in force
+        redacted."""
         path = private_dir(self.directory / record.task_id) / "task.json"
         temporary = path.with_suffix(".tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(json.dumps(asdict(record), ensure_ascii=False))
+            file.write(json.dumps(redacted(asdict(record)), ensure_ascii=False))
         os.replace(temporary, path)
 
     def get(self, task_id: str) -> TaskRecord:
@@ -72,7 +75,7 @@ class TaskStore:
         path = self.directory / task_id / "task.json"
         if not _safe_id(task_id) or not path.is_file():
             raise TaskNotFound(f"no task with id {task_id!r}")
-        return TaskRecord(**json.loads(path.read_text(encoding="utf-8")))
+        return TaskRecord(**json_input.loads(path.read_text(encoding="utf-8")))
 
     def all(self) -> list[TaskRecord]:
         """Every task, oldest first."""
@@ -98,8 +101,8 @@ class TaskStore:
         return self.directory / task_id / "workspace"
 
     def add_step(self, task_id: str, step: dict[str, Any]) -> None:
-        """Append a step (or a new version of one) to the task's steps."""
-        _append_line(self.directory / task_id / "steps.jsonl", json.dumps(step, ensure_ascii=False))
+        """Append a step (or a new version of one) to the task's steps, every secret in force redacted."""
+        _append_line(self.directory / task_id / "steps.jsonl", json.dumps(redacted(step), ensure_ascii=False))
 
     def steps(self, task_id: str) -> list[dict[str, Any]]:
         """The task's steps in order, each in its latest version; a line torn by a killed server is skipped."""
@@ -108,7 +111,7 @@ class TaskStore:
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
-                    step = json.loads(line)
+                    step = json_input.loads(line)
                 except ValueError:
                     continue
                 steps[step["step_id"]] = step  # a dict keeps the first position of a key

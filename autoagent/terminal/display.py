@@ -18,6 +18,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from ..events import RunObserver
+from ..redact import redacted
 from ..reply import Action, ThoughtAndAction
 from ..report import format_seconds, summary_line
 from ..steps import RunResult, Step, StepKind, StopReason
@@ -40,6 +41,7 @@ def print_answer(answer: str, stream: TextIO | None = None) -> None:
     stream = stream or sys.stdout
     if not answer:
         return
+    answer = redacted(answer)
     console = make_console(stream)
     if console.is_terminal:  # a terminal obeys control sequences; a pipe or file gets the text exactly
         answer = escape_controls(answer)
@@ -242,7 +244,7 @@ class TerminalDisplay(RunObserver):
     def _print(self, line: Line) -> None:
         """One line: styled segments on a terminal, plain text (no escape codes at all) otherwise; control
         characters in model or tool text are shown escaped; a sub-agent's indented under the calling step."""
-        line = [(escape_controls(text), style) for text, style in line]
+        line = [(escape_controls(redacted(text)), style) for text, style in line]
         if self.depth:
             line = [("  " * self.depth + "│ ", "dim"), *line]
         if not self.styled:

@@ -71,4 +71,6 @@ def format_step(step: Step, max_steps: int, run_id: str = "") -> str:
 
 def print_step(step: Step, max_steps: int, stream: TextIO | None = None) -> None:
     """Print a step to `stream` (stderr by default), so stdout stays for the answer."""
-    print(format_step(step, max_steps), file=stream or sys.stderr, flush=True)
+    from ..redact import redacted
+
+    print(redacted(format_step(step, max_steps)), file=stream or sys.stderr, flush=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Iterator
@@ -10,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import json_input
 from ..errors import ConfigurationError
 from ..steps import Step, StopReason
 from .writer import SUFFIX, runs_dir, step_from_record
@@ -123,8 +123,8 @@ def _apply(transcript: Transcript, record: dict[str, Any]) -> None:
 def _parse(line: str) -> dict[str, Any] | None:
     """A record, or None for a line that is not one (torn by a killed process)."""
     try:
-        record = json.loads(line)
-    except ValueError:
+        record = json_input.loads(line)
+    except ValueError:  # torn, or nested too deep to read
         return None
     return record if isinstance(record, dict) and isinstance(record.get("type"), str) else None
 
