@@ -193,3 +193,27 @@ def test_a_code_agents_positional_call_reaches_every_argument(tmp_path: Path) ->
     tools["write_file"]("a.txt", "hi")
     assert (tmp_path / "a.txt").read_text() == "hi"
     assert "a.txt" in tools["list_files"]()  # its path has a default: left out, it is the workspace
+
+
+def test_the_worker_turns_a_run_into_a_record_events_and_a_transcript(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("smolagents")
+    import io
+
+    from bench.peers import worker
+
+    model = scripted_model([("calculator", {"expression": "2+2"})] * 2 + [("final_answer", {"answer": "4"})])
+    monkeypatch.setattr(worker, "server_model", lambda *args, **kwargs: model)
+    monkeypatch.setattr(worker, "warm_up", lambda *args: None)  # no server here
+    stream = io.StringIO()
+    transcript = tmp_path / "steps" / "t1.json"
+    record = worker.run_job(job(workspace=str(tmp_path), transcript=str(transcript)), "http://127.0.0.1:9/v1", "m",
+                            max_steps=2, events=worker.Events(stream))
+    assert (record["stop_reason"], record["finished"], record["steps"], record["usage"]["calls"]) == (
+        "max_steps", False, 2, 3)
+    assert "step limit" in record["stop_detail"] and list(record) == [*BATCH_FIELDS, "agent", "model"]
+    events = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [(e["event"], e.get("steps")) for e in events] == [("started", None), ("step", 1), ("step", 2),
+                                                               ("step", 2)]
+    steps = json.loads(transcript.read_text(encoding="utf-8"))
+    assert [step["observations"] for step in steps[:2]] == ["4", "4"] and len(steps) == 3

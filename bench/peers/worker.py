@@ -56,9 +56,16 @@ def run_job(job: dict[str, Any], base_url: str, model_id: str, max_steps: int, e
     started = time.monotonic()
     agent: MultiStepAgent | None = None
     seconds = 0.0
+    transcript = Path(job["transcript"]) if job.get("transcript") else None
+
+    def on_step(step: ActionStep) -> None:
+        events.emit("step", steps=_step_number(step))
+        if agent is not None and transcript is not None:  # after each step: a run stopped by the time limit keeps it
+            write_transcript([*_actions(agent), step], transcript)  # the step joins memory after its callbacks
+
     try:
         agent = build_agent(job["agent"], peer_tools(Path(job["workspace"])), server_model(base_url, model_id),
-                            max_steps, on_step=lambda step: events.emit("step", steps=_step_number(step)))
+                            max_steps, on_step=on_step)
         warm_up(agent, base_url, model_id)
         events.emit("started")
         clock = time.monotonic()
@@ -77,8 +84,8 @@ def run_job(job: dict[str, Any], base_url: str, model_id: str, max_steps: int, e
                            steps=count_steps(agent) if agent else 0, seconds=seconds,
                            usage=usage(agent) if agent else None, wall_seconds=time.monotonic() - started)
     finally:
-        if agent is not None and job.get("transcript"):
-            write_transcript(agent, Path(job["transcript"]))
+        if agent is not None and transcript is not None:
+            write_transcript(_actions(agent), transcript)
 
 
 def _step_number(step: ActionStep) -> int:
@@ -103,12 +110,11 @@ def usage(agent: MultiStepAgent) -> dict[str, Any]:
     return usage_record(len(actions), sum(u.input_tokens for u in counted), sum(u.output_tokens for u in counted))
 
 
-def write_transcript(agent: MultiStepAgent, path: Path) -> None:
-    """The run's steps as JSON beside the results, for reading what the peer did."""
-    steps = [{name: value for name, value in step.dict().items() if name in TRANSCRIPT_FIELDS}
-             for step in _actions(agent)]
+def write_transcript(steps: list[ActionStep], path: Path) -> None:
+    """The run's action steps as JSON beside the results, for reading what the peer did."""
+    kept = [{name: value for name, value in step.dict().items() if name in TRANSCRIPT_FIELDS} for step in steps]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(steps, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+    path.write_text(json.dumps(kept, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> None:
