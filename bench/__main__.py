@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> None:
     settings = dict(parse_setting(text) for text in args.setting)
     if settings and not args.variant:
         raise SystemExit("--setting needs --variant NAME: the name its summaries and table rows carry")
-    options = Options(args.model, args.coach or "", args.base_url, args.workers, args.allow_python, settings)
+    options = Options(args.model, args.coach or "", args.base_url, args.workers, args.allow_python, settings,
+                      args.max_steps, args.task_seconds)
     run_plan(Plan(args.set, [config for config in args.configs.split(",") if config], options, args.threads,
                   {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.variant,
                   args.against))
@@ -102,7 +103,13 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument("--set", action="append", required=True, choices=set_names(), metavar="NAME",
                      help=f"a task set, repeatable: {', '.join(set_names())} (`python -m bench sets`)")
     one.add_argument("--configs", default="json",
-                     help="comma-separated configs: protocols (json, tools, react, code) and/or plan (plan mode)")
+                     help="comma-separated configs: protocols (json, tools, react, code) and/or plan (plan mode), "
+                     "and/or a peer on the same bundled model: smolagents-tools (ToolCallingAgent), smolagents-code "
+                     "(CodeAgent), run by bench/peers")
+    one.add_argument("--max-steps", type=int, default=None, metavar="N",
+                     help="the steps of every agent (default: each agent's own: autoagent 10, the peers 8)")
+    one.add_argument("--task-seconds", type=float, default=None, metavar="S",
+                     help="a task's time limit (autoagent: its --max-seconds budget; a peer is stopped)")
     one.add_argument("--model", default="local", help="the model every task runs on (local, local:0.5b, openai:NAME)")
     one.add_argument("--coach", choices=("auto", "on", "off"), default=None,
                      help="the coach setting of every task (default: none sent, the agent's own default)")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .judge import Outcome, RunInfo, judge
-from .runner import OUT, Options, run_batch, transcript_steps
+from .runner import OUT, PEERS, Options, run_batch, run_peer, transcript_steps
 from .summaries import (
     SUMMARIES,
     cores,
@@ -54,13 +54,16 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
         task_set = load_set(name)
         tasks = task_set.chosen(plan.tasks)
         for config in plan.configs:
-            info = RunInfo(set=name, config=config, model=plan.options.model, coach=plan.options.coach,
+            peer = config in PEERS
+            info = RunInfo(set=name, config=PEERS.get(config, config), agent=config if peer else "autoagent",
+                           model=plan.options.model, coach="" if peer else plan.options.coach,
                            python=plan.options.python, commit=commit, date=started.date().isoformat(),
                            started=started.isoformat(timespec="seconds"), machine=machine(), cores=cores(),
                            threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
-                           settings=dict(plan.options.settings), note=plan.note)
-            records = run_batch(name, tasks, config, plan.options)
-            outcomes, summary = judge(task_set, records, info, transcript_steps)
+                           settings=limits_of(plan.options, peer), note=plan.note)
+            records = run_peer(name, tasks, config, plan.options) if peer else run_batch(name, tasks, config,
+                                                                                           plan.options)
+            outcomes, summary = judge(task_set, records, info, peer_steps if peer else transcript_steps)
             show(task_set, config, outcomes)
             where = write_records(summary, outcomes, plan.replaying)
             if not plan.replaying:
@@ -68,10 +71,23 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
             print(f"{name} {config}: {describe_counts(summary['counts'])} ({where})")
             for path in plan.against:
                 against = json.loads(path.read_text(encoding="utf-8"))
-                if against["set"] == name and against["config"] == config:
+                kind = (against.get("agent", "autoagent"), against["config"])
+                if against["set"] == name and kind == (info.agent, info.config):
                     print(describe_differences(against, summary, task_set))
             made.append(summary)
     return made
+
+
+def limits_of(options: Options, peer: bool) -> dict[str, Any]:
+    """What a run's summary records of the settings every task got: the step and time limits, and for autoagent the
+    further --setting values."""
+    limits = {"max_steps": options.max_steps or (8 if peer else None), "max_seconds": options.task_seconds}
+    return {**{key: value for key, value in limits.items() if value}, **({} if peer else dict(options.settings))}
+
+
+def peer_steps(record: dict[str, Any]) -> tuple[int, list[str], list[str]]:
+    """A peer's steps: its count (no transcript to read)."""
+    return int(record.get("steps") or 0), [], []
 
 
 def show(task_set: TaskSet, config: str, outcomes: Sequence[Outcome]) -> None:

@@ -26,6 +26,31 @@ class Options:
     workers: int = 1
     python: bool = False  # the batch offers the python tool (--allow-python)
     settings: Mapping[str, Any] = field(default_factory=dict)  # more settings of every task (tools, thoughts, ...)
+    max_steps: int | None = None  # None: each agent's own default (autoagent 10); the issue's comparison used 8
+    task_seconds: float | None = None  # a task's time limit (autoagent: its max_seconds budget); None: none
+
+
+# bench/peers: smolagents' ToolCallingAgent and CodeAgent, and the config (the reply protocol) each one is
+PEERS = {"smolagents-tools": "tools", "smolagents-code": "code"}
+
+
+def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options) -> list[dict[str, Any]]:
+    """Every task run by a peer agent on the same bundled model (bench/peers, in a process of its own); its result
+    records in the shape of autoagent batch's, in the order of the tasks."""
+    import subprocess
+    import sys
+
+    folder = run_folder(set_name, options)
+    folder.mkdir(parents=True, exist_ok=True)
+    tasks_file, results = folder / f"peer-{agent}-tasks.jsonl", folder / f"peer-{agent}.jsonl"
+    tasks_file.write_text("".join(batch_line(task, "json", "") + "\n" for task in tasks), encoding="utf-8")
+    results.unlink(missing_ok=True)  # a fresh run: the peer's runner skips the tasks a results file holds
+    command = [sys.executable, "-m", "bench.peers", "run", "--agent", agent, "--tasks", str(tasks_file),
+               "--out", str(results), "--max-steps", str(options.max_steps or 8),
+               *(["--task-timeout", str(options.task_seconds)] if options.task_seconds else [])]
+    subprocess.run(command, check=True)
+    records = {json.loads(line)["id"]: json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()}
+    return [records[task.id] for task in tasks if task.id in records]
 
 
 def run_folder(set_name: str, options: Options) -> Path:
@@ -50,7 +75,9 @@ def run_batch(set_name: str, tasks: list[Task], config: str, options: Options) -
     folder = run_folder(set_name, options)
     folder.mkdir(parents=True, exist_ok=True)
     tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
-    lines = [batch_line(task, config, options.coach, options.settings) + "\n" for task in tasks]
+    limits = {**({"max_steps": options.max_steps} if options.max_steps else {}),
+              **({"max_seconds": options.task_seconds} if options.task_seconds else {})}
+    lines = [batch_line(task, config, options.coach, {**limits, **options.settings}) + "\n" for task in tasks]
     tasks_file.write_text("".join(lines), encoding="utf-8")
     results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
     command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
