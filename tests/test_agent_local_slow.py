@@ -2,7 +2,7 @@
 
 The same weights give different tokens on different CPUs, so these check rates over a few tasks and properties
 every good run has (a finished run rests on a tool that worked; the answer is not format JSON), never one
-trajectory.
+trajectory. Each agent has the coach, as the CLI gives the embedded model (`--coach auto`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from autoagent import AutoGPT, PlanAndExecute
+from autoagent.coach import Coach
 from autoagent.llm.local import ChatLocalLlama
 from autoagent.loop.answers import is_format_json
 from autoagent.steps import RunResult, StepKind
@@ -55,7 +56,7 @@ def _earned(result: RunResult) -> bool:
 def test_arithmetic_tasks_on_the_embedded_model(protocol: str, at_least: int, local_weights: Path,
                                                  tmp_path: Path) -> None:
     agent = AutoGPT(llm=_fresh_model(local_weights), tools=default_tools(tmp_path / "workspace"),
-                    compact_thoughts=True, protocol=protocol, max_thought_steps=5)
+                    compact_thoughts=True, protocol=protocol, max_thought_steps=5, advisors=[Coach()])
     results = []
     for task, expected in TASKS:
         result = agent.execute(task)
@@ -69,7 +70,7 @@ def test_arithmetic_tasks_on_the_embedded_model(protocol: str, at_least: int, lo
 def test_writing_a_file_on_the_embedded_model(local_weights: Path, tmp_path: Path) -> None:
     workspace = tmp_path / "workspace"
     agent = AutoGPT(llm=_fresh_model(local_weights), tools=default_tools(workspace), compact_thoughts=True,
-                    max_thought_steps=5)
+                    max_thought_steps=5, advisors=[Coach()])
 
     result = agent.execute("Write the word hello into a file named hi.txt.")
 
@@ -80,7 +81,8 @@ def test_writing_a_file_on_the_embedded_model(local_weights: Path, tmp_path: Pat
 
 
 def test_plan_mode_on_the_embedded_model(local_weights: Path, tmp_path: Path) -> None:
-    agent = PlanAndExecute(llm=_fresh_model(local_weights), tools=default_tools(tmp_path / "workspace"))
+    agent = PlanAndExecute(llm=_fresh_model(local_weights), tools=default_tools(tmp_path / "workspace"),
+                           advisors=[Coach()])
     results = []
     for task, expected in TASKS:
         result = agent.execute(task)
