@@ -31,8 +31,8 @@ class Coach(Advisor):
 def coach_wanted(setting: str, profile: ModelProfile) -> bool:
     """Whether the coach helps a model: `on`, `off`, or for `auto` a small one (the embedded model, or one whose
     name says it is as small as those measured to need it: "qwen2.5-coder:1.5b", "Llama-3.2-1B"): the bundled 0.5B
-    and 1.5B models gained with it on held-out sets, while a capable model had 6 of 10 right answers refused or
-    delayed by it (bench/coach_capable.py). A model behind a URL whose name gives no size is trusted as given."""
+    and 1.5B models gained with it on held-out sets, while a capable model had only 5 of its 10 answers taken as
+    given with it on (bench/coach_capable.py). A model behind a URL whose name gives no size is trusted as given."""
     if setting not in COACH_CHOICES:
         raise ValueError(f"unknown coach setting {setting!r} (choose from {', '.join(COACH_CHOICES)})")
     return setting == "on" if setting != "auto" else profile.small
