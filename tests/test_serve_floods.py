@@ -20,7 +20,7 @@ import uvicorn
 
 from autoagent.serve.access import Access
 from autoagent.serve.app import create_app
-from autoagent.serve.connections import connection_cap, listening_socket, shedding_protocol
+from autoagent.serve.connections import Gate, connection_cap, listening_socket, shedding_protocol
 from autoagent.settings import Settings
 
 from .test_serve_client import free_port, wait_until_serving
@@ -121,3 +121,37 @@ def test_past_the_cap_the_slowest_client_makes_room() -> None:
 
 def test_the_cap_keeps_room_for_the_runs_files() -> None:
     assert connection_cap(512) == 256 and connection_cap(1024) == 768 and connection_cap(1 << 20) == 1000
+
+
+class FakeConnection:
+    """A connection as the gate reads it: when it began to wait for a head, and whether it waits for one."""
+
+    def __init__(self, idle_since: float, waiting_for_head: bool = True) -> None:
+        self.idle_since, self.waiting_for_head, self.aborted = idle_since, waiting_for_head, False
+        self.transport = self
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_connections_let_go_at_once_leave_room_for_the_next_client() -> None:
+    gate = Gate(cap=2)
+    slow = [FakeConnection(idle_since=i) for i in range(2)]
+    assert all(gate.admit(each) for each in slow)
+    for each in slow:  # both heads late in the same turn of the loop: dropped, their files not yet released
+        gate.drop(each)
+    newcomer = FakeConnection(idle_since=5)
+    assert gate.admit(newcomer) and not newcomer.aborted  # refused before: the dropped ones counted as open
+    assert gate.open == {newcomer} and gate.closing == set(slow) and gate.has_room()
+
+
+def test_past_the_cap_the_gate_drops_the_longest_waiting_and_refuses_only_when_all_are_busy() -> None:
+    gate = Gate(cap=2)
+    oldest, busy = FakeConnection(idle_since=1), FakeConnection(idle_since=0, waiting_for_head=False)
+    assert gate.admit(busy) and gate.admit(oldest)
+    assert gate.admit(FakeConnection(idle_since=3)) and oldest.aborted and not busy.aborted
+    gate.lost(oldest)
+    assert gate.closing == set() and len(gate.open) == 2
+    everyone_busy = Gate(cap=1)
+    assert everyone_busy.admit(FakeConnection(idle_since=0, waiting_for_head=False))
+    assert not everyone_busy.admit(FakeConnection(idle_since=1))

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import socket
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -40,18 +40,54 @@ def connection_cap(files: int) -> int:
 
 
 class Gate:
-    """The connections a server holds: those open, and those accepted whose protocol has not started yet. Past `cap`
-    a new one drops the slowest (see SheddingH11Protocol); at `ceiling` (the cap, and room for what one accepted
-    queue brings while the connections it drops are being closed) a new one is closed as soon as it is accepted, so
-    the open files never run out."""
+    """The connections a server holds: those open, those being closed (dropped, their files not yet released), and
+    those accepted whose protocol has not started yet. Past `cap` open ones a new one drops the one that has waited
+    longest for a head; one being closed no longer counts, so a wave of late heads let go at once never turns away
+    the client that comes next. At `ceiling` files in all (the cap, and room for what one accepted queue brings while
+    the connections it drops are being closed) a new one is closed as soon as it is accepted, so the open files never
+    run out."""
 
     def __init__(self, cap: int) -> None:
         self.cap, self.ceiling = cap, cap + 2 * BACKLOG
-        self.open: set[SheddingH11Protocol] = set()
+        self.open: set[Connection] = set()
+        self.closing: set[Connection] = set()
         self.starting = 0
 
     def has_room(self) -> bool:
-        return len(self.open) + self.starting < self.ceiling
+        return len(self.open) + len(self.closing) + self.starting < self.ceiling
+
+    def admit(self, connection: Connection) -> bool:
+        """Count in a connection whose protocol has started; past the cap, drop the open one that has waited longest
+        for a head. False: every other open one is busy with a request, and this one is to be refused."""
+        self.starting = max(0, self.starting - 1)
+        self.open.add(connection)
+        if len(self.open) <= self.cap:
+            return True
+        waiting = [other for other in self.open if other is not connection and other.waiting_for_head]
+        if not waiting:
+            return False
+        self.drop(min(waiting, key=lambda other: other.idle_since))
+        return True
+
+    def drop(self, connection: Connection) -> None:
+        """Close a connection at once; it holds its file until it is lost."""
+        self.open.discard(connection)
+        self.closing.add(connection)
+        connection.transport.abort()
+
+    def lost(self, connection: Connection) -> None:
+        self.open.discard(connection)
+        self.closing.discard(connection)
+
+
+class Connection(Protocol):
+    """What the gate reads of a connection."""
+
+    transport: asyncio.Transport
+    idle_since: float
+
+    @property
+    def waiting_for_head(self) -> bool: ...
 
 
 class GatedSocket(socket.socket):
@@ -110,16 +146,14 @@ class SheddingH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.idle_since = time.monotonic()
         self.head_timer: asyncio.TimerHandle | None = None
-        self.gate.starting = max(0, self.gate.starting - 1)
-        self.gate.open.add(self)
         super().connection_made(transport)
-        if len(self.gate.open) > self.gate.cap and not self._make_room():
-            transport.abort()  # every other one is busy with a request: this one is refused
+        if not self.gate.admit(self):
+            self.gate.drop(self)  # every other one is busy with a request: this one is refused
             return
         self._watch_head(self.head_seconds)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.gate.open.discard(self)
+        self.gate.lost(self)
         if self.head_timer is not None:
             self.head_timer.cancel()
         super().connection_lost(exc)
@@ -140,15 +174,6 @@ class SheddingH11Protocol(H11Protocol):
         """Close the connection when its head is late; else look again when the next one could be."""
         late = time.monotonic() - self.idle_since - self.head_seconds
         if self.waiting_for_head and late >= 0:
-            self.transport.abort()
+            self.gate.drop(self)
         else:
             self._watch_head(max(-late, 0.0) if self.waiting_for_head else self.head_seconds)
-
-    def _make_room(self) -> bool:
-        """Drop the connection that has waited longest for a head; False when none waits for one."""
-        waiting = [other for other in self.gate.open if other is not self and other.waiting_for_head
-                   and not other.transport.is_closing()]
-        if not waiting:
-            return False
-        min(waiting, key=lambda other: other.idle_since).transport.abort()
-        return True
