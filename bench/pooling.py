@@ -40,10 +40,12 @@ def key_of(summary: dict[str, Any]) -> Key:
 
 
 def row_label(key: Key) -> str:
-    """A row's name: agent, model, config (the python tool where a protocol other than code was offered it), coach."""
+    """A row's name: agent, model, config (the python tool where a protocol other than code was offered it), and
+    autoagent's coach (a peer has none)."""
     agent, model, config, coach, python = key
     shown = {"plan": "plan mode"}.get(config, f"`{config}`") + (" + python tool" if python and config != "code" else "")
-    return f"{agent}, {f'`{model}`' if model else 'model not recorded'}, {shown}, coach {coach or 'default'}"
+    coached = f", coach {coach or 'default'}" if agent == "autoagent" else ""
+    return f"{agent}, {f'`{model}`' if model else 'model not recorded'}, {shown}{coached}"
 
 
 def pooled_rows(summaries: Sequence[dict[str, Any]]) -> list[Row]:

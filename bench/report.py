@@ -140,11 +140,12 @@ def docs_results_md(folder: Path = SUMMARIES) -> str:
 
 
 def readme_md(readme: str, folder: Path = SUMMARIES) -> str:
-    """The README with its results table made again between its markers: the rows with runs of both the suite and
-    the measured-only sets."""
+    """The README with its results table made again between its markers: autoagent's rows with runs of both the
+    suite and the measured-only sets, and every row of a peer (smolagents on the same model), whatever it ran."""
     if BEGIN not in readme or END not in readme:
         raise ValueError(f"the README has no {BEGIN} ... {END} markers")
-    both = [row for row in pooled_rows(load_summaries(folder)) if len(row.pools) == len(POOLS)]
+    rows = pooled_rows(load_summaries(folder))
+    both = [row for row in rows if len(row.pools) == len(POOLS) or row.key[0] != "autoagent"]
     table = pooled_table(both, True)
     return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{table}\n{END}", readme,
                   flags=re.S)
