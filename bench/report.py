@@ -145,8 +145,8 @@ def readme_md(readme: str, folder: Path = SUMMARIES) -> str:
     if BEGIN not in readme or END not in readme:
         raise ValueError(f"the README has no {BEGIN} ... {END} markers")
     rows = pooled_rows(load_summaries(folder))
-    both = [row for row in rows if len(row.pools) == len(POOLS) or row.key[0] != "autoagent"]
-    table = pooled_table(both, True)
+    shown = [row for row in rows if len(row.pools) == len(POOLS) or row.key[0] != "autoagent"]
+    table = pooled_table(shown, True)
     return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{table}\n{END}", readme,
                   flags=re.S)
 
