@@ -67,6 +67,22 @@ def test_write_then_read(tools: dict[str, BaseTool], workspace: Path) -> None:
     assert fenced_body(tools["read_file"].invoke({"path": "./notes/../notes/today.txt"})) == "replaced"
 
 
+def test_a_quote_is_never_written_back_with_its_markers(tools: dict[str, BaseTool], workspace: Path) -> None:
+    """A small model appending to a file it read copies the whole observation, fence and all (measured with
+    smolagents on the bundled model: todo.txt came to hold '<<<FILE CONTENT …'): the write is refused, the file
+    kept, and the text alone is written."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "todo.txt").write_text("rent\nparcel\n", encoding="utf-8")
+    shown = tools["read_file"].invoke({"path": "todo.txt"})
+    found = tools["search_files"].invoke({"pattern": "parcel"})
+    for copied in (shown.partition("\n")[2] + "\nmilk\n", "milk\n" + found):
+        with pytest.raises(ValueError, match=r"holds the markers a file was quoted in.*write only the file's text"):
+            tools["write_file"].invoke({"path": "todo.txt", "content": copied})
+        assert (workspace / "todo.txt").read_text(encoding="utf-8") == "rent\nparcel\n"
+    tools["write_file"].invoke({"path": "todo.txt", "content": fenced_body(shown) + "milk\n"})
+    assert (workspace / "todo.txt").read_text(encoding="utf-8") == "rent\nparcel\nmilk\n"
+
+
 def test_a_file_that_was_there_is_replaced_only_once_read(tools: dict[str, BaseTool], workspace: Path) -> None:
     workspace.mkdir(parents=True, exist_ok=True)
     (workspace / "draft.txt").write_text("my draft\n", encoding="utf-8")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..acting.fence import fence
+from ..acting.fence import fence, fence_tags
 from . import file_access
 from .file_access import (
     FILE_FLAGS,
@@ -50,6 +50,12 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
     """The file tools, every path confined to the workspace directory (created on first use)."""
     space = Workspace(workspace)
     known: set[Path] = set()  # the files this run read or wrote: write_file may replace those
+    issued: set[str] = set()  # the tags of the fences these tools quoted files in: never what a file should hold
+
+    def quoted(text: str) -> str:
+        """`text`, a fenced quote, with its tags remembered."""
+        issued.update(fence_tags(text))
+        return text
 
     @tool(parse_docstring=True)
     def read_file(path: str) -> str:
@@ -60,9 +66,9 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         with os_errors("read", path):
             location = existing_file(space, path)
-            quoted = read_quoted(space, location, path, max_read_chars)
+            text = read_quoted(space, location, path, max_read_chars)
         known.add(location)
-        return quoted
+        return quoted(text)
 
     @tool(parse_docstring=True)
     def write_file(path: str, content: str) -> str:
@@ -75,6 +81,9 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         with os_errors("write", path):
             no_pattern("write", path)
+            if any(tag in content for tag in issued):
+                raise ValueError("the content holds the markers a file was quoted in (the lines <<<FILE CONTENT "
+                                 "… and FILE CONTENT …>>>, or the note before them): write only the file's text")
             location = space.resolve(path)
             if location.is_dir():
                 raise ValueError(f"{path!r} is a directory, not a file")
@@ -287,7 +296,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             del matches[file_access.MAX_MATCHES:]
             heading = f"Lines containing {pattern!r} under {shown!r} (stopped after {file_access.MAX_MATCHES}; " \
                       "search a narrower path):"
-        return fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files")
+        return quoted(fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files"))
 
     return [
         _mark(read_file, side_effects=False, workspace=workspace),
