@@ -4,6 +4,7 @@ errors a model can act on."""
 import codecs
 import errno
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -15,6 +16,8 @@ from ..acting.fence import fence
 from .workspace import Workspace
 
 MAX_MATCHES = 50
+MAX_LISTED = 200
+PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.tmp")
 MAX_NAMES_SHOWN = 12  # names a "does not exist" error shows of the folder it looked in
 MAX_LINE_CHARS = 200
 MAX_SEARCHED_FILE_BYTES = 2_000_000
@@ -231,3 +234,28 @@ def search_lines(workspace: Workspace, files: Iterable[Path], pattern: str) -> l
                 if len(matches) > MAX_MATCHES:
                     return matches
     return matches
+
+
+def matching(space: Workspace, pattern: str) -> list[str]:
+    """The files (not folders) under the workspace whose paths `pattern` matches ("*.tmp"), at least one."""
+    with os_errors("find", pattern):
+        if ".." in Path(pattern.strip()).parts or Path(pattern.strip()).is_absolute():
+            raise ValueError(f"{pattern!r} leaves the workspace; give a pattern inside it, such as '*.tmp'")
+        found = sorted(str(match.relative_to(space.root)) for match in space.root.glob(pattern.strip())
+                       if match.is_file() or match.is_symlink())
+        if not found:
+            existing(space, pattern)  # raises: nothing of that name, and what is there
+        if len(found) > MAX_LISTED:
+            raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
+    return found
+
+
+def named(space: Workspace, path: str) -> bool:
+    """Whether a file, folder or link is named `path` (the link itself, wherever it points)."""
+    with os_errors("find", path):
+        return space.entry(path).exists() or space.entry(path).is_symlink()
+
+
+def is_pattern(space: Workspace, path: str) -> bool:
+    """Whether a path is a pattern of names ("*.tmp") and no file or folder is named so."""
+    return bool(PATTERN.search(path)) and not named(space, path)

@@ -14,15 +14,20 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
-from ..acting.fence import fence, fence_tags
+from ..acting.fence import Quotes, fence
 from . import file_access
 from .file_access import (
     FILE_FLAGS,
+    MAX_LISTED,
+    PATTERN,
     existing,
     existing_file,
     identical_copy,
+    is_pattern,
     listing,
     make_parents,
+    matching,
+    named,
     new_destination,
     opened,
     os_errors,
@@ -35,8 +40,6 @@ from .file_access import (
 from .workspace import WORKSPACE_KEY, Workspace
 
 MAX_READ_CHARS = 8_000  # what read_file shows of a big file; the local model's context is small
-MAX_LISTED = 200
-_PATTERN = re.compile(r"[*?\[]")  # a path with these is a pattern of names ("*.tmp")
 _EXTENSION = re.compile(r"\.\w{1,10}")  # a file ending alone (".tmp"), no name before it
 
 
@@ -50,12 +53,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
     """The file tools, every path confined to the workspace directory (created on first use)."""
     space = Workspace(workspace)
     known: set[Path] = set()  # the files this run read or wrote: write_file may replace those
-    issued: set[str] = set()  # the tags of the fences these tools quoted files in: never what a file should hold
-
-    def quoted(text: str) -> str:
-        """`text`, a fenced quote, with its tags remembered."""
-        issued.update(fence_tags(text))
-        return text
+    quotes = Quotes()  # the fences these tools quoted files in: never written back
 
     @tool(parse_docstring=True)
     def read_file(path: str) -> str:
@@ -68,7 +66,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             location = existing_file(space, path)
             text = read_quoted(space, location, path, max_read_chars)
         known.add(location)
-        return quoted(text)
+        return quotes.keep(text)
 
     @tool(parse_docstring=True)
     def write_file(path: str, content: str) -> str:
@@ -81,9 +79,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """
         with os_errors("write", path):
             no_pattern("write", path)
-            if any(tag in content for tag in issued):
-                raise ValueError("the content holds the markers a file was quoted in (the lines <<<FILE CONTENT "
-                                 "… and FILE CONTENT …>>>, or the note before them): write only the file's text")
+            quotes.refuse_framing(content)
             location = space.resolve(path)
             if location.is_dir():
                 raise ValueError(f"{path!r} is a directory, not a file")
@@ -122,31 +118,9 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             lines.append(tally(entries))
         return "\n".join(lines)
 
-    def matching(pattern: str) -> list[str]:
-        """The files (not folders) under the workspace whose paths `pattern` matches ("*.tmp"), at least one."""
-        with os_errors("find", pattern):
-            if ".." in Path(pattern.strip()).parts or Path(pattern.strip()).is_absolute():
-                raise ValueError(f"{pattern!r} leaves the workspace; give a pattern inside it, such as '*.tmp'")
-            found = sorted(str(match.relative_to(space.root)) for match in space.root.glob(pattern.strip())
-                           if match.is_file() or match.is_symlink())
-            if not found:
-                existing(space, pattern)  # raises: nothing of that name, and what is there
-            if len(found) > MAX_LISTED:
-                raise ValueError(f"{pattern!r} matches more than {MAX_LISTED} files; give a narrower pattern")
-        return found
-
-    def named(path: str) -> bool:
-        """Whether a file, folder or link is named `path` (the link itself, wherever it points)."""
-        with os_errors("find", path):
-            return space.entry(path).exists() or space.entry(path).is_symlink()
-
-    def is_pattern(path: str) -> bool:
-        """Whether a path is a pattern of names ("*.tmp") and no file or folder is named so."""
-        return bool(_PATTERN.search(path)) and not named(path)
-
     def no_pattern(verb: str, path: str) -> None:
         """Raise when a path to make is a pattern of names ("*.jpg"), not a name (one already so named is used)."""
-        if is_pattern(path):
+        if is_pattern(space, path):
             raise ValueError(f"{path!r} is a pattern of names, not a name: {verb} each file under its own new name"
                              f"{'' if verb == 'write' else ', or give a folder to ' + verb + ' into'}")
 
@@ -154,7 +128,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         """`one` (a copy or a move: `verb`, and `done` for what was done) of every file `pattern` matches, into the
         folder `destination` (made if missing)."""
         no_pattern(verb, destination)
-        sources = matching(pattern)
+        sources = matching(space, pattern)
         with os_errors(verb, destination):
             folder = space.resolve(destination)
             if folder.exists() and not folder.is_dir():
@@ -179,7 +153,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             source: File or pattern to copy, relative to the workspace.
             destination: New file path, or a folder to copy into.
         """
-        if is_pattern(source):
+        if is_pattern(space, source):
             return each_matching("copy", "Copied", source, destination, copy_one)
         no_pattern("copy", destination)
         return copy_one(source, destination)
@@ -206,7 +180,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             source: File, folder or pattern to move, relative to the workspace.
             destination: New path, or a folder to move into.
         """
-        if is_pattern(source):
+        if is_pattern(space, source):
             return each_matching("move", "Moved", source, destination, move_one)
         no_pattern("move", destination)
         return move_one(source, destination)
@@ -238,9 +212,9 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
         Args:
             path: File, empty folder or pattern ("*.log", "old/*.txt"), relative to the workspace.
         """
-        exists = named(path)
-        if _PATTERN.search(path) and not exists:
-            deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matching(path)]
+        exists = named(space, path)
+        if PATTERN.search(path) and not exists:
+            deleted = [delete_one(match).removeprefix("Deleted ").rstrip(".") for match in matching(space, path)]
             return f"Deleted {len(deleted)} file{'' if len(deleted) == 1 else 's'}: {', '.join(deleted)}."
         ending = path.strip()
         if _EXTENSION.fullmatch(ending) and not exists and any(entry.name.endswith(ending)
@@ -296,7 +270,7 @@ def file_tools(workspace: Path, max_read_chars: int = MAX_READ_CHARS) -> list[Ba
             del matches[file_access.MAX_MATCHES:]
             heading = f"Lines containing {pattern!r} under {shown!r} (stopped after {file_access.MAX_MATCHES}; " \
                       "search a narrower path):"
-        return quoted(fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files"))
+        return quotes.keep(fence(heading, "\n".join(matches), kind="FILE CONTENT", source="the workspace's files"))
 
     return [
         _mark(read_file, side_effects=False, workspace=workspace),

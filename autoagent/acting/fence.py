@@ -54,6 +54,25 @@ def fence_tags(text: str) -> list[str]:
     return re.findall(rf"^<<<[A-Z]+(?: [A-Z]+)* ([0-9a-f]{{{2 * _TAG_BYTES}}})$", text, re.MULTILINE)
 
 
+class Quotes:
+    """The tags of the fences some tools quoted text in (a run's file tools): text to be written that holds one
+    copies a quote's framing, never what a file should hold."""
+
+    def __init__(self) -> None:
+        self._tags: set[str] = set()
+
+    def keep(self, text: str) -> str:
+        """`text`, a tool's result, with the tags of its fences remembered."""
+        self._tags.update(fence_tags(text))
+        return text
+
+    def refuse_framing(self, content: str) -> None:
+        """Raise ValueError when `content` holds the markers (or the note) of a fence remembered here."""
+        if any(tag in content for tag in self._tags):
+            raise ValueError("the content holds the markers a file was quoted in (the lines <<<FILE CONTENT … and "
+                             "FILE CONTENT …>>>, or the note before them): write only the file's text")
+
+
 def fenced_body(text: str) -> str:
     """The body of the one fence in `text` (what the fence quotes, as it was given)."""
     match = re.search(r"^<<<([A-Z ]+) ([0-9a-f]+)\n(.*)\n\1 \2>>>$", text, re.DOTALL | re.MULTILINE)
