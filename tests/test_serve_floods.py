@@ -155,3 +155,23 @@ def test_past_the_cap_the_gate_drops_the_longest_waiting_and_refuses_only_when_a
     everyone_busy = Gate(cap=1)
     assert everyone_busy.admit(FakeConnection(idle_since=0, waiting_for_head=False))
     assert not everyone_busy.admit(FakeConnection(idle_since=1))
+
+
+def test_with_no_room_a_new_connection_waits_in_the_queue_rather_than_being_cut() -> None:
+    sock = listening_socket("127.0.0.1", 0, cap=8)
+    sock.setblocking(False)
+    try:
+        sock.gate.starting = sock.gate.ceiling  # a whole queue accepted, their protocols not started yet
+        client = socket.create_connection(sock.getsockname(), timeout=5)
+        client.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # the token holder's request, sent at once
+        time.sleep(0.1)
+        with contextlib.suppress(BlockingIOError):
+            sock.accept()
+        assert not closed_by_server(client, within=0.2)  # refused before: closed, its request reset
+        sock.gate.starting = 0  # the protocols started: room again
+        accepted, _ = sock.accept()
+        with accepted:
+            assert accepted.recv(100).startswith(b"GET /") and sock.gate.starting == 1
+        client.close()
+    finally:
+        sock.close()

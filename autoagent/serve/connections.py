@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import socket
 import time
 from typing import Any, Protocol
@@ -44,8 +45,8 @@ class Gate:
     those accepted whose protocol has not started yet. Past `cap` open ones a new one drops the one that has waited
     longest for a head; one being closed no longer counts, so a wave of late heads let go at once never turns away
     the client that comes next. At `ceiling` files in all (the cap, and room for what one accepted queue brings while
-    the connections it drops are being closed) a new one is closed as soon as it is accepted, so the open files never
-    run out."""
+    the connections it drops are being closed) no new one is accepted until files are released, so the open files
+    never run out."""
 
     def __init__(self, cap: int) -> None:
         self.cap, self.ceiling = cap, cap + 2 * BACKLOG
@@ -91,18 +92,19 @@ class Connection(Protocol):
 
 
 class GatedSocket(socket.socket):
-    """A listening socket whose accept() closes at once each connection its gate has no room for (asyncio's server
-    accepts a whole queue of them in one go, before any protocol hears of one)."""
+    """A listening socket whose accept() takes no connection while its gate has no room: the connection waits in
+    the kernel's queue until the connections being closed or started are counted out, a turn or two of the loop
+    later (asyncio's server accepts a whole queue in one go, before any protocol hears of one). Closing it instead
+    would reset a request already sent, the token holder's as readily as a flood's."""
 
     gate: Gate
 
     def accept(self) -> tuple[socket.socket, Any]:
-        while True:
-            connection, address = super().accept()  # BlockingIOError when none waits: the server waits for more
-            if self.gate.has_room():
-                self.gate.starting += 1
-                return connection, address
-            connection.close()
+        if not self.gate.has_room():
+            raise BlockingIOError(errno.EAGAIN, "no room yet: the connection waits in the queue")
+        connection, address = super().accept()  # BlockingIOError when none waits: the server waits for more
+        self.gate.starting += 1
+        return connection, address
 
 
 def listening_socket(host: str, port: int, cap: int | None = None) -> GatedSocket:
