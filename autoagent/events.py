@@ -4,8 +4,27 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .run_events import (
+    AnswerGiven,
+    ApprovalAnswered,
+    ApprovalAsked,
+    Finishing,
+    ModelCallStarted,
+    PlanMade,
+    Remembering,
+    RunEnded,
+    RunEvent,
+    RunStarted,
+    StepCompleted,
+    ToolEnded,
+    ToolStarted,
+    WarningRaised,
+)
+from .run_json import jsonable, step_to_json, usage_to_json
 
 if TYPE_CHECKING:
     from .reply import Action, ThoughtAndAction
@@ -13,13 +32,19 @@ if TYPE_CHECKING:
 
 
 class RunObserver:
-    """Receives a run's events in order; override the ones you need (each does nothing by default).
+    """Receives a run's events in order; override the ones you need (each does nothing by default): `on_event`
+    hears every one as typed data (autoagent/run_events.py), then the method of its type hears it with the live
+    objects.
 
-    start → (thinking → [tool start] → step)* → finishing → answer → [remembering] → end, with warnings
-    anywhere between; a run that fails or is interrupted goes from where it was to [remembering] and end.
-    Plan mode: start → thinking → plan → (tool start → step)* → end.
+    start → (thinking → [tool start → [approval asked → answered] → tool end] → step)* → finishing → answer →
+    [remembering] → end, with warnings anywhere between; a run that fails or is interrupted goes from where it was
+    to [remembering] and end. Plan mode: start → thinking → plan → (tool start → tool end → step)* → end.
     Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
+
+    def on_event(self, event: RunEvent) -> None:
+        """Any event of the run, as plain data, before the method of its type; a sub-agent's too (its `agents`
+        says whose), whatever `nested` gives."""
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         """A run begins (`run.steps` already holds the steps of a resumed run)."""
@@ -33,6 +58,15 @@ class RunObserver:
     def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
         """The model's reply was read and its tool is about to run (and may ask for approval first);
         `decision` holds the thought behind it, when there is one."""
+
+    def on_approval_asked(self, tool: str, args: dict[str, Any]) -> None:
+        """Someone is asked whether the call of `tool` may run (no policy or earlier answer allowed it)."""
+
+    def on_approval_answered(self, tool: str, allowed: bool, feedback: str) -> None:
+        """The answer to that question; `feedback` is what the user told the model instead, where they did."""
+
+    def on_tool_end(self, action: Action, success: bool) -> None:
+        """The tool ran, or was refused or failed; the step that holds its result comes next."""
 
     def on_step(self, step: Step) -> None:
         """A step is complete: thought, action and observation."""
@@ -58,58 +92,149 @@ class RunObserver:
         return None
 
 
-class Broadcast(RunObserver):
-    """Forwards every event to several observers, in order."""
+class Emitter(RunObserver):
+    """The loop's side of the event stream: each call it makes of an observer's method becomes one typed event
+    (autoagent/run_events.py), stamped with the run's id, the path of agents, the step and the time, and handed to
+    each consumer in order: an observer through `ObserverConsumer`, a stream's queue, another run's emitter (a
+    sub-agent's events go on in its caller's stream, nested)."""
 
-    def __init__(self, observers: Sequence[RunObserver] = ()) -> None:
-        self.observers = list(observers)
+    def __init__(self, consumers: Sequence[Consumer] = (), agents: tuple[str, ...] = (), run_id: str = "") -> None:
+        self.consumers = list(consumers)
+        self.agents = agents  # the sub-agents from the agent given the task down to this run's: () for its own
+        self.run_id = run_id
+        self.step = self.completed = 0  # the step under way, and the last one completed
+
+    def publish(self, event: RunEvent, source: Any = None) -> None:
+        """Stamp `event` and hand it to every consumer; `source` is the live object observers are given."""
+        event = event.model_copy(update={"run_id": self.run_id, "agents": list(self.agents), "step": self.step,
+                                         "time": time.time()})
+        event._source = source
+        for consumer in self.consumers:
+            consumer(event)
+
+    def relay(self, event: RunEvent) -> None:
+        """A consumer for the run of a sub-agent this run called: its events, under this run's id and path."""
+        relayed = event.model_copy(update={"run_id": self.run_id, "agents": [*self.agents, *event.agents]})
+        relayed._source = event._source
+        for consumer in self.consumers:
+            consumer(relayed)
+
+    def nested(self, agent: str, depth: int) -> Emitter:
+        """The emitter the run of sub-agent `agent` relays its events to: this run's consumers hear them nested."""
+        return Emitter(self.consumers, (*self.agents, agent), self.run_id)
 
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
-        for observer in self.observers:
-            observer.on_run_start(run, max_steps)
+        self.run_id = self.run_id if self.agents else run.run_id
+        self.step = self.completed = run.steps[-1].number if run.steps else 0
+        self.publish(RunStarted(task=run.task, max_steps=max_steps, resumed_steps=len(run.steps)), run)
 
     def on_thinking(self, number: int, max_steps: int) -> None:
-        for observer in self.observers:
-            observer.on_thinking(number, max_steps)
+        self.step = number
+        self.publish(ModelCallStarted(last_step=max_steps))
 
     def on_plan(self, plan: list[str]) -> None:
-        for observer in self.observers:
-            observer.on_plan(plan)
+        self.publish(PlanMade(plan=plan), plan)
 
     def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
-        for observer in self.observers:
-            observer.on_tool_start(action, decision)
+        self.step = max(self.step, self.completed + 1)  # plan mode: no model call began the step
+        thought = decision.thought.text if decision is not None else ""
+        self.publish(ToolStarted(tool=action.name, args=jsonable(action.args), thought=thought), (action, decision))
+
+    def on_approval_asked(self, tool: str, args: dict[str, Any]) -> None:
+        self.publish(ApprovalAsked(tool=tool, args=jsonable(args)), args)
+
+    def on_approval_answered(self, tool: str, allowed: bool, feedback: str = "") -> None:
+        self.publish(ApprovalAnswered(tool=tool, allowed=allowed, feedback=feedback))
+
+    def on_tool_end(self, action: Action, success: bool) -> None:
+        self.publish(ToolEnded(tool=action.name, success=success), action)
 
     def on_step(self, step: Step) -> None:
-        for observer in self.observers:
-            observer.on_step(step)
+        self.step = self.completed = step.number
+        shown = step_to_json(step)
+        shown.pop("sub_run", None)
+        del shown["number"]
+        self.publish(StepCompleted(**shown), step)
 
     def on_warning(self, message: str) -> None:
-        if not self.observers:  # nobody to tell: the log still says it
+        if not self.consumers:  # nobody to tell: the log still says it
             logging.getLogger("autoagent").warning(message)
-        for observer in self.observers:
-            observer.on_warning(message)
+        self.publish(WarningRaised(message=message))
 
     def on_finishing(self, run: RunResult) -> None:
-        for observer in self.observers:
-            observer.on_finishing(run)
+        self.publish(Finishing(stop_reason=run.stop_reason.value), run)
 
     def on_answer(self, run: RunResult) -> None:
-        for observer in self.observers:
-            observer.on_answer(run)
+        self.publish(AnswerGiven(answer=run.answer, finished=run.finished, stop_reason=run.stop_reason.value,
+                                 model_answer=run.model_answer), run)
 
     def on_remembering(self, run: RunResult) -> None:
-        for observer in self.observers:
-            observer.on_remembering(run)
+        self.publish(Remembering(), run)
 
     def on_run_end(self, run: RunResult) -> None:
-        for observer in self.observers:
-            observer.on_run_end(run)
+        self.publish(RunEnded(stop_reason=run.stop_reason.value, stop_detail=run.stop_detail, answer=run.answer,
+                              finished=run.finished, steps=len(run.steps), seconds=round(run.seconds, 3),
+                              usage=usage_to_json(run.usage)), run)
 
-    def nested(self, agent: str, depth: int) -> Broadcast:
-        """Every observer's observer of the sub-agent's run (those that hear one)."""
-        heard = [observer.nested(agent, depth) for observer in self.observers]
-        return Broadcast([observer for observer in heard if observer is not None])
+
+Consumer = Callable[[RunEvent], None]
+
+_HEARD: dict[str, Callable[[RunObserver, Any, Any], None]] = {  # each event type: the observer's method
+    "run_started": lambda observer, event, run: observer.on_run_start(run, event.max_steps),
+    "model_call_started": lambda observer, event, _: observer.on_thinking(event.step, event.last_step),
+    "plan_made": lambda observer, _, plan: observer.on_plan(plan),
+    "tool_started": lambda observer, _, called: observer.on_tool_start(*called),
+    "approval_asked": lambda observer, event, args: observer.on_approval_asked(event.tool, args),
+    "approval_answered": lambda observer, event, _: observer.on_approval_answered(event.tool, event.allowed,
+                                                                                  event.feedback),
+    "tool_ended": lambda observer, event, action: observer.on_tool_end(action, event.success),
+    "step_completed": lambda observer, _, step: observer.on_step(step),
+    "warning": lambda observer, event, _: observer.on_warning(event.message),
+    "finishing": lambda observer, _, run: observer.on_finishing(run),
+    "answer": lambda observer, _, run: observer.on_answer(run),
+    "remembering": lambda observer, _, run: observer.on_remembering(run),
+    "run_ended": lambda observer, _, run: observer.on_run_end(run),
+}
+
+
+class ObserverConsumer:
+    """An observer as a consumer of the stream: each event goes to its `on_event` (its sub-agents' too, with their
+    path), then to the method of its type with the live object; for a sub-agent's event that is the method of the
+    observer its `nested` gives for that agent (a fresh one for each run of it), or none when that is None."""
+
+    def __init__(self, observer: RunObserver) -> None:
+        self.observer = observer
+        self._below: dict[tuple[str, ...], RunObserver | None] = {(): observer}
+
+    def __call__(self, event: RunEvent) -> None:
+        path = tuple(event.agents)
+        if path and event.type == "run_started":  # a sub-agent's new run: its own observer
+            self._below = {below: heard for below, heard in self._below.items() if below[:len(path)] != path}
+        self.observer.on_event(event)
+        observer = self._heard_at(path)
+        if observer is not None:
+            _HEARD[event.type](observer, event, event._source)
+
+    def _heard_at(self, path: tuple[str, ...]) -> RunObserver | None:
+        if path not in self._below:
+            above = self._heard_at(path[:-1])
+            self._below[path] = above.nested(path[-1], len(path)) if above is not None else None
+        return self._below[path]
+
+
+def consumer_of(observer: RunObserver) -> Consumer:
+    """How `observer` hears a run: a caller's emitter relays the events; any other observer hears them as calls."""
+    return observer.relay if isinstance(observer, Emitter) else ObserverConsumer(observer)
+
+
+class FunctionObserver(RunObserver):
+    """A function given every typed event, as it comes (`agent.stream()` reads a run through one)."""
+
+    def __init__(self, function: Consumer) -> None:
+        self.function = function
+
+    def on_event(self, event: RunEvent) -> None:
+        self.function(event)
 
 
 class CallbackObserver(RunObserver):

@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.tools import BaseTool
@@ -18,10 +18,13 @@ from ..errors import SubAgentError
 from ..prompts import PromptTemplateBuilder, english_prompts
 from ..reply import FINISH, Action, describe_validation_error
 from ..text import encodable
-from .approval import Approver, is_read_only
+from .approval import Approver, Verdict, is_read_only
 from .effects import Effects, read_only
 from .fence import quoting_in, truncate
 from .time_limit import TimeLimitExceeded, call_with_time_limit
+
+if TYPE_CHECKING:
+    from ..events import RunObserver
 
 ERROR_CHARS = 500  # how much of a tool's error message the model sees
 DEFAULT_TIMEOUT_SECONDS = 60.0
@@ -152,9 +155,9 @@ class Toolbox:
             return metadata["timeout"]
         return self.timeout
 
-    def run(self, action: Action, callbacks: Callbacks = None) -> ToolResult:
+    def run(self, action: Action, callbacks: Callbacks = None, events: RunObserver | None = None) -> ToolResult:
         """Run `action`; an unknown tool, bad arguments, a refused approval, a failing tool or one that runs
-        past its time limit give a failed ToolResult."""
+        past its time limit give a failed ToolResult. `events` hears an approval asked and answered."""
         tool = self.find(action.name)
         if tool is None:
             available = ", ".join([*self.tools, FINISH])
@@ -172,11 +175,21 @@ class Toolbox:
                     return tried
                 shown = {**action.args, **tried.artifact.also_shown}  # what runs besides the arguments
             asked = time.monotonic()
-            verdict = self.approver.review(tool.name, shown)
+            verdict = self._approval(tool.name, shown, events)
             waited = time.monotonic() - asked
             if not verdict.allowed:
                 return ToolResult(verdict.explain(tool.name, self.prompts), success=False, waited=waited)
         return replace(self._call(tool, action.args, callbacks), waited=waited)
+
+    def _approval(self, tool: str, args: dict[str, Any], events: RunObserver | None) -> Verdict:
+        """The approver's verdict on a call; where someone is asked, `events` hears the question and the answer."""
+        assert self.approver is not None
+        if events is None or not self.approver.would_ask(tool):
+            return self.approver.review(tool, args)
+        events.on_approval_asked(tool, args)
+        verdict = self.approver.review(tool, args)
+        events.on_approval_answered(tool, verdict.allowed, verdict.feedback)
+        return verdict
 
     def run_read_only(self, action: Action) -> ToolResult | None:
         """`action` run changing nothing, with nobody asked (a check's own trial of a program); None where its tool

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +55,8 @@ class TaskCommand(click.Command):
 @run_options
 @click.version_option(__version__, "--version", prog_name="autoagent")
 @click.pass_context
-def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_output: bool, verbose: bool,
-        speak: bool, **options: Any) -> None:
+def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_output: bool, events_format: str | None,
+        verbose: bool, speak: bool, **options: Any) -> None:
     """Run TASK with an autonomous agent and print its answer; with no TASK, start a REPL.
 
     The answer goes to stdout and the step trace to stderr, so
@@ -66,14 +67,18 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     text = encodable(" ".join(task))  # an argument that is not valid UTF-8 arrives with lone surrogates
     if task and not text.strip():
         raise click.UsageError("the task is empty: give a task, or no TASK to start the REPL")
-    if json_output and not task and not resume:
-        raise click.UsageError("--json needs a TASK or --resume ID (the REPL prints no JSON)")
+    if json_output and events_format:
+        raise click.UsageError("give --json (one object at the end) or --events (one line per event), not both")
+    if (json_output or events_format) and not task and not resume:
+        flag = "--json" if json_output else "--events"
+        raise click.UsageError(f"{flag} needs a TASK or --resume ID (the REPL prints no JSON)")
+    output = Output(json_output, bool(events_format))
     settings = settings_from_options(options)
     resumed = None
     if resume:
         if task:
             raise click.UsageError("give a TASK or --resume ID, not both")
-        with _failure_as_json(json_output, ""):
+        with _failure_as_json(output, ""):
             resumed = _resumable(resume)
         from ..settings import PERMISSIONS  # granted by this invocation (flag, environment, default), never by the run
 
@@ -87,7 +92,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     try:
         from ..settings import build_agent
 
-        with _failure_as_json(json_output, resumed.task if resumed else text):
+        with _failure_as_json(output, resumed.task if resumed else text):
             agent = build_agent(settings)
     except AutoAgentError as err:
         raise click.ClickException(str(err)) from err
@@ -98,7 +103,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
 
     speech = ctx.with_resource(SpeechSwitch(settings.lang, on=speak))  # at the end, the answer is heard out
     if resumed is not None:
-        ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, json_output=json_output, resumed=resumed,
+        ctx.exit(run_once(agent, resumed.task, verbose, settings=settings, output=output, resumed=resumed,
                           speech=speech))
     if not task:
         from .repl import run_repl
@@ -107,7 +112,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
                  run_task=lambda line: run_once(agent, line, verbose, settings=settings, speech=speech))
         speech.turn(False)  # leaving the REPL silences it at once
         return
-    ctx.exit(run_once(agent, text, verbose, settings=settings, json_output=json_output, speech=speech))
+    ctx.exit(run_once(agent, text, verbose, settings=settings, output=output, speech=speech))
 
 
 def settings_from_options(options: dict[str, Any]) -> Settings:
@@ -125,18 +130,38 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
     return Settings(**values)
 
 
+@dataclass(frozen=True)
+class Output:
+    """What a run prints on stdout besides the terminal display: the answer (neither), one JSON object at the end
+    (`--json`), or one JSON line per event as it happens (`--events jsonl`)."""
+
+    json: bool = False
+    events: bool = False
+
+    @property
+    def answer(self) -> bool:
+        """Whether the answer itself is printed."""
+        return not (self.json or self.events)
+
+
 @contextlib.contextmanager
-def _failure_as_json(json_output: bool, task: str) -> Iterator[None]:
-    """With --json, a run that cannot start still prints its one object (stop reason error or interrupted)."""
+def _failure_as_json(output: Output, task: str) -> Iterator[None]:
+    """With --json, a run that cannot start still prints its one object (stop reason error or interrupted); with
+    --events, its one event (run_ended)."""
     try:
         yield
     except (AutoAgentError, click.ClickException, KeyboardInterrupt) as err:
-        if json_output:
+        if not output.answer:
             from ..steps import RunResult, StopReason
 
             stopped = isinstance(err, KeyboardInterrupt)
             reason = StopReason.INTERRUPTED if stopped else StopReason.ERROR
-            print_json(RunResult(task=task, stop_reason=reason, stop_detail="" if stopped else str(err)))
+            if output.json:
+                print_json(RunResult(task=task, stop_reason=reason, stop_detail="" if stopped else str(err)))
+            else:
+                from .event_lines import never_started, write_event
+
+                write_event(never_started(reason, "" if stopped else str(err)))
         raise
 
 
@@ -172,29 +197,34 @@ def run_once(
     verbose: bool,
     *,
     settings: Settings | None = None,
-    json_output: bool = False,
+    output: Output | None = None,
     resumed: Transcript | None = None,
     speech: SpeechSwitch | None = None,
 ) -> int:
     """Run one task with the terminal display and a transcript: the answer as soon as it exists (or, with
-    --json, one object for every outcome) on stdout, one `stopped:` line for an unfinished run; the exit code.
-    With `speech` on, its steps' lines and the answer are said aloud beside it."""
+    --json, one object for every outcome; with --events, each event as it happens) on stdout, one `stopped:` line
+    for an unfinished run; the exit code. With `speech` on, its steps' lines and the answer are said aloud."""
     from ..settings import Settings
     from ..steps import RunResult, StopReason
     from ..terminal.display import AnswerPrinter, TerminalDisplay
     from ..transcripts.writer import TranscriptWriter
     from .interrupts import watched_interrupts
 
-    display = TerminalDisplay(show_steps=verbose and not json_output)
+    output = output or Output()
+    display = TerminalDisplay(show_steps=verbose and output.answer)
     record = (settings or Settings()).to_record()
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
-    answer = AnswerPrinter(enabled=not json_output)
+    answer = AnswerPrinter(enabled=output.answer)
     code = codes.OK
     # Ours from the run's start until its exit code is settled: Ctrl-C stops the run even where a library swallows
     # it once, and one that comes once the run has ended (while its answer is printed) still makes the exit code 130.
     with watched_interrupts() as interrupts:
         try:
             observers, callbacks = [interrupts, display, writer, answer], display.callbacks()  # tokens streamed
+            if output.events:
+                from .event_lines import EventLines
+
+                observers.append(EventLines())
             speaking = speech.observer() if speech is not None else None
             if speaking is not None:
                 observers.append(speaking)
@@ -211,16 +241,16 @@ def run_once(
         finally:
             interrupts.on_run_end(RunResult(task=task))  # from here on a Ctrl-C is noted, not raised
             display.close()
-        code = _report(agent, result, codes.INTERRUPTED if interrupts.seen else code, json_output, answer)
+        code = _report(agent, result, codes.INTERRUPTED if interrupts.seen else code, output, answer)
         return codes.INTERRUPTED if interrupts.seen else code
 
 
-def _report(agent: Agent, result: RunResult, code: int, json_output: bool, answer: AnswerPrinter) -> int:
-    """The run's outcome on stdout and stderr (the answer or the --json object, and a `stopped:` line for a run that
-    did not finish, with how to continue it); the exit code."""
-    if json_output:
+def _report(agent: Agent, result: RunResult, code: int, output: Output, answer: AnswerPrinter) -> int:
+    """The run's outcome on stdout and stderr (the answer or the --json object; --events printed it as it came, and
+    a `stopped:` line for a run that did not finish, with how to continue it); the exit code."""
+    if output.json:
         print_json(result)
-    else:
+    elif output.answer:
         answer.on_answer(result)  # when no event showed it (plan mode)
     if code == codes.INTERRUPTED and result.finished:
         click.echo("interrupted: the answer stands, but this run is not remembered", err=True)

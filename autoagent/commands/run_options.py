@@ -130,6 +130,10 @@ _OPTIONS = [
     click.option("--json", "json_output", is_flag=True,
                  help="Print one JSON object (answer, stop reason, steps, usage) instead of the answer; for every "
                       "outcome, errors and interrupts too."),
+    click.option("--events", "events_format", type=click.Choice(["jsonl"]), default=None,
+                 help="Print the run's events on stdout as they happen, one JSON object a line (run_started, "
+                      "model_call_started, tool_started, approval_asked, step_completed, answer, run_ended, ...; "
+                      "docs/events.md), instead of the answer; the steps are not shown on stderr."),
     click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
                  help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
     click.option("--speak", is_flag=True, envvar="AUTOAGENT_SPEAK", show_envvar=True,
@@ -147,7 +151,8 @@ def run_options(command: _F) -> _F:
     return command
 
 
-RUN_ONLY = ("resume", "json_output", "verbose", "workspace", "speak")  # what steers one run, not an agent's settings
+# what steers one run, not an agent's settings
+RUN_ONLY = ("resume", "json_output", "events_format", "verbose", "workspace", "speak")
 
 
 def settings_options(command: _F) -> _F:

@@ -65,8 +65,7 @@ class Actor:
             )
             step = Step(number, StepKind.REPEATED, reply, decision, note.strip(), success=False)
             return StepOutcome(step, StopReason.LOOP_DETECTED if loop.stop else None)
-        self.events.on_tool_start(decision.action, decision)
-        return acted(number, reply, decision, self.toolbox.run(decision.action, self.callbacks))
+        return acted(number, reply, decision, self._run(decision))
 
     def run_own(self, number: int, reply: str, tool: str, args: dict[str, Any], thought: str,
                 check: str) -> StepOutcome:
@@ -74,8 +73,14 @@ class Actor:
         answer rests on a tool's result."""
         decision = ThoughtAndAction(thought=Thought(text=thought or f"check with {tool}"),
                                     action=Action(name=tool, args=args))
+        return acted(number, reply, decision, self._run(decision), check)
+
+    def _run(self, decision: ThoughtAndAction) -> ToolResult:
+        """Run the call's tool, told as it starts and ends."""
         self.events.on_tool_start(decision.action, decision)
-        return acted(number, reply, decision, self.toolbox.run(decision.action, self.callbacks), check)
+        ran = self.toolbox.run(decision.action, self.callbacks, self.events)
+        self.events.on_tool_end(decision.action, ran.success)
+        return ran
 
 
 def acted(number: int, reply: str, decision: ThoughtAndAction, ran: ToolResult, check: str = "") -> StepOutcome:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,11 +14,12 @@ from langchain_core.tools import BaseTool
 
 from ..acting.toolbox import Toolbox
 from ..errors import AutoAgentError, ConfigurationError
-from ..events import Broadcast, CallbackObserver, RunObserver, StepTrace
+from ..events import CallbackObserver, Emitter, RunObserver, StepTrace, consumer_of
 from ..listeners import unheard_if_silent
 from ..llm.call import merge_callbacks
 from ..prompts import PromptTemplateBuilder
 from ..steps import RunResult, Step, StopReason
+from ..transcripts.writer import new_run_id
 
 if TYPE_CHECKING:
     from ..acting.approval import Approver
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from ..llm.profile import ModelProfile
     from ..llm.reply_caps import ReplyCaps
     from ..memory.long_term import LongTermMemory
+    from ..run_events import RunEvent
     from .budget import Budget
 
 HOOKS = ("on_step", "on_plan")  # the older keywords for plain functions, heard now as an observer
@@ -145,7 +147,7 @@ class RunLifecycle:
         the agent's own; `resume` continues after a stopped run's steps."""
         if resume and not self.resumable:
             raise ConfigurationError(self.not_resumable)
-        result = self.last_run = RunResult(task=task, run_id=run_id, steps=list(resume))
+        result = self.last_run = RunResult(task=task, run_id=run_id or new_run_id(), steps=list(resume))
         events = self._events(verbose, observers)
         callbacks = unheard_if_silent(merge_callbacks(self.callbacks, callbacks))  # nothing listening: direct calls
         started = time.monotonic()
@@ -167,6 +169,26 @@ class RunLifecycle:
                 events.on_run_end(result)
         return result
 
+    def stream(self, task: str, verbose: bool = False, **options: Any) -> Iterator[RunEvent]:
+        """Run `task`, yielding its typed events as they come (autoagent/run_events.py); `options` are `execute`'s.
+        Leaving the loop early stops the run where it next calls the model or a tool, as Ctrl-C does (its wrap-up
+        and transcript kept): the step under way ends first."""
+        from .streaming import stream
+
+        return stream(self, task, {"verbose": verbose, **options})
+
+    def astream(self, task: str, verbose: bool = False, **options: Any) -> AsyncIterator[RunEvent]:
+        """`stream` for asyncio (`async for event in agent.astream(task)`): the run works in a thread."""
+        from .streaming import astream
+
+        return astream(self, task, {"verbose": verbose, **options})
+
+    async def aexecute(self, task: str, verbose: bool = False, **options: Any) -> RunResult:
+        """`execute` for asyncio: the run works in a thread; cancelling the task stops it as Ctrl-C would."""
+        from .streaming import aexecute
+
+        return await aexecute(self, task, {"verbose": verbose, **options})
+
     def _work(self, result: RunResult, events: RunObserver, callbacks: Callbacks, started: float) -> None:
         """The agent's own part of a run: its steps, then `result.stop_reason` and `result.answer`."""
         raise NotImplementedError
@@ -174,12 +196,12 @@ class RunLifecycle:
     def _wrap_up(self, result: RunResult, events: RunObserver) -> None:
         """After the steps, whether they ended well or not (nothing by default)."""
 
-    def _events(self, verbose: bool, extra: Sequence[RunObserver]) -> Broadcast:
-        """The run's observers, with the plain step trace on stderr when `verbose`."""
+    def _events(self, verbose: bool, extra: Sequence[RunObserver]) -> Emitter:
+        """The run's event stream, heard by its observers (with the plain step trace on stderr when `verbose`)."""
         observers = [*self.observers, *extra]
         if verbose:
             observers.append(StepTrace(self.max_thought_steps))
-        return Broadcast(observers)
+        return Emitter([consumer_of(observer) for observer in observers])
 
 
 def toolbox_options(approver: Approver | None, tool_timeout: float | None) -> dict[str, Any]:
