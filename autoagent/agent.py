@@ -153,7 +153,7 @@ class AutoGPT(RunLifecycle):
 
     def _start(self, result: RunResult, events: RunObserver, callbacks: Callbacks, began_at: float) -> RunState:
         """The working parts of a run that begins (or goes on from `result.steps`) now."""
-        meter = Meter(self.llm, result.usage, price_of(model_name(self.llm)), callbacks, events.on_warning)
+        meter = Meter(self.llm, result.usage, price_of(model_name(self.llm)), callbacks, events)
         memory = ShortTermMemory(self.memory_window)
         for step in result.steps:  # a resumed run's
             memory.add(step)

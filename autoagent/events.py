@@ -13,6 +13,7 @@ from .run_events import (
     ApprovalAnswered,
     ApprovalAsked,
     Finishing,
+    ModelCallEnded,
     ModelCallStarted,
     PlanMade,
     Remembering,
@@ -36,8 +37,9 @@ class RunObserver:
     hears every one as typed data (autoagent/run_events.py), then the method of its type hears it with the live
     objects.
 
-    start → (thinking → [tool start → [approval asked → answered] → tool end] → step)* → finishing → answer →
-    [remembering] → end, with warnings anywhere between; a run that fails or is interrupted goes from where it was
+    start → (thinking → model call end → [tool start → [approval asked → answered] → tool end] → step)* →
+    finishing → answer → [remembering] → end, with warnings anywhere between and a model call's end after every
+    other call too; a run that fails or is interrupted goes from where it was
     to [remembering] and end. Plan mode: start → thinking → plan → (tool start → tool end → step)* → end.
     Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
@@ -65,8 +67,13 @@ class RunObserver:
     def on_approval_answered(self, tool: str, allowed: bool, feedback: str) -> None:
         """The answer to that question; `feedback` is what the user told the model instead, where they did."""
 
-    def on_tool_end(self, action: Action, success: bool) -> None:
-        """The tool ran, or was refused or failed; the step that holds its result comes next."""
+    def on_tool_end(self, action: Action, success: bool, result: str) -> None:
+        """The tool ran, or was refused or failed (`result`: what the model reads); its step comes next."""
+
+    def on_model_call_end(self, model: str, tokens: tuple[int, int], seconds: float, finish_reason: str,
+                          estimated: bool) -> None:
+        """A model call of the run came back (a step's, the final answer's, a check's): the (input, output)
+        tokens it used, estimated where the model reported none."""
 
     def on_step(self, step: Step) -> None:
         """A step is complete: thought, action and observation."""
@@ -98,8 +105,10 @@ class Emitter(RunObserver):
     each consumer in order: an observer through `ObserverConsumer`, a stream's queue, another run's emitter (a
     sub-agent's events go on in its caller's stream, nested)."""
 
-    def __init__(self, consumers: Sequence[Consumer] = (), agents: tuple[str, ...] = (), run_id: str = "") -> None:
+    def __init__(self, consumers: Sequence[Consumer] = (), agents: tuple[str, ...] = (), run_id: str = "",
+                 agent: str = "") -> None:
         self.consumers = list(consumers)
+        self.agent = agent  # the name of the agent whose run this is
         self.agents = agents  # the sub-agents from the agent given the task down to this run's: () for its own
         self.run_id = run_id
         self.step = self.completed = 0  # the step under way, and the last one completed
@@ -126,7 +135,8 @@ class Emitter(RunObserver):
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         self.run_id = self.run_id if self.agents else run.run_id
         self.step = self.completed = run.steps[-1].number if run.steps else 0
-        self.publish(RunStarted(task=run.task, max_steps=max_steps, resumed_steps=len(run.steps)), run)
+        self.publish(RunStarted(agent=self.agent, task=run.task, max_steps=max_steps, resumed_steps=len(run.steps)),
+                     run)
 
     def on_thinking(self, number: int, max_steps: int) -> None:
         self.step = number
@@ -146,8 +156,13 @@ class Emitter(RunObserver):
     def on_approval_answered(self, tool: str, allowed: bool, feedback: str = "") -> None:
         self.publish(ApprovalAnswered(tool=tool, allowed=allowed, feedback=feedback))
 
-    def on_tool_end(self, action: Action, success: bool) -> None:
-        self.publish(ToolEnded(tool=action.name, success=success), action)
+    def on_tool_end(self, action: Action, success: bool, result: str) -> None:
+        self.publish(ToolEnded(tool=action.name, success=success, result=result), action)
+
+    def on_model_call_end(self, model: str, tokens: tuple[int, int], seconds: float, finish_reason: str,
+                          estimated: bool) -> None:
+        self.publish(ModelCallEnded(model=model, input_tokens=tokens[0], output_tokens=tokens[1], estimated=estimated,
+                                    finish_reason=finish_reason, seconds=seconds))
 
     def on_step(self, step: Step) -> None:
         self.step = self.completed = step.number
@@ -187,7 +202,9 @@ _HEARD: dict[str, Callable[[RunObserver, Any, Any], None]] = {  # each event typ
     "approval_asked": lambda observer, event, args: observer.on_approval_asked(event.tool, args),
     "approval_answered": lambda observer, event, _: observer.on_approval_answered(event.tool, event.allowed,
                                                                                   event.feedback),
-    "tool_ended": lambda observer, event, action: observer.on_tool_end(action, event.success),
+    "tool_ended": lambda observer, event, action: observer.on_tool_end(action, event.success, event.result),
+    "model_call_ended": lambda observer, event, _: observer.on_model_call_end(
+        event.model, (event.input_tokens, event.output_tokens), event.seconds, event.finish_reason, event.estimated),
     "step_completed": lambda observer, _, step: observer.on_step(step),
     "warning": lambda observer, event, _: observer.on_warning(event.message),
     "finishing": lambda observer, _, run: observer.on_finishing(run),

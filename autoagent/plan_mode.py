@@ -165,7 +165,7 @@ class PlanAndExecute(RunLifecycle):
         action = Action(name=name, args=self._arguments(name, value, result.task, result, first=number == 1))
         events.on_tool_start(action)
         ran = self.toolbox.run(action, self._callbacks, events)
-        events.on_tool_end(action, ran.success)
+        events.on_tool_end(action, ran.success, ran.content)
         thought = Thought(text=f"plan step {number}/{len(plan)}")
         sub_run = ran.artifact if isinstance(ran.artifact, SubRun) else None
         step = Step(number, StepKind.ACTION, "", ThoughtAndAction(thought=thought, action=action), ran.content,

@@ -6,11 +6,12 @@ Every event carries `version` (of this form: a field is only ever added within a
 (the path of sub-agents from the agent given the task down to the one whose event it is; [] for that agent's own),
 `step` (the number of the step it belongs to; 0 before the first) and `time` (seconds since the epoch). The order:
 
-    run_started → (model_call_started → [tool_started → [approval_asked → approval_answered] → tool_ended]
-    → step_completed)* → finishing → answer → [remembering] → run_ended
+    run_started → (model_call_started → model_call_ended → [tool_started → [approval_asked → approval_answered]
+    → tool_ended] → step_completed)* → finishing → answer → [remembering] → run_ended
 
-with `warning` anywhere; plan mode gives `plan_made` after its one model call, and `tool_started`, `tool_ended` and
-`step_completed` per planned call. A run that fails or is interrupted goes from where it was to `run_ended`."""
+with `warning` anywhere, and `model_call_ended` after every other model call too (the final answer's, a check's);
+plan mode gives `plan_made` after its one model call, and `tool_started`, `tool_ended` and `step_completed` per
+planned call. A run that fails or is interrupted goes from where it was to `run_ended`."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ class RunStarted(RunEvent):
     """A run begins; a resumed run counts the steps it goes on from."""
 
     type: Literal["run_started"] = "run_started"
+    agent: str = ""  # its name
     task: str
     max_steps: int
     resumed_steps: int = 0
@@ -50,6 +52,19 @@ class ModelCallStarted(RunEvent):
 
     type: Literal["model_call_started"] = "model_call_started"
     last_step: int
+
+
+class ModelCallEnded(RunEvent):
+    """A model call of the run came back (a step's, the final answer's, a check's): which model, the tokens it used
+    (`estimated` where the model reported none), why it stopped writing, and how long it took."""
+
+    type: Literal["model_call_ended"] = "model_call_ended"
+    model: str
+    input_tokens: int
+    output_tokens: int
+    estimated: bool = False
+    finish_reason: str = ""
+    seconds: float
 
 
 class PlanMade(RunEvent):
@@ -86,11 +101,12 @@ class ApprovalAnswered(RunEvent):
 
 
 class ToolEnded(RunEvent):
-    """The tool ran (or was refused, or failed): whether it succeeded."""
+    """The tool ran (or was refused, or failed): whether it succeeded, and what the model reads of it."""
 
     type: Literal["tool_ended"] = "tool_ended"
     tool: str
     success: bool
+    result: str = ""
 
 
 class StepCompleted(RunEvent):
@@ -153,8 +169,8 @@ class RunEnded(RunEvent):
 
 
 AnyEvent = Annotated[
-    RunStarted | ModelCallStarted | PlanMade | ToolStarted | ApprovalAsked | ApprovalAnswered | ToolEnded
-    | StepCompleted | WarningRaised | Finishing | AnswerGiven | Remembering | RunEnded,
+    RunStarted | ModelCallStarted | ModelCallEnded | PlanMade | ToolStarted | ApprovalAsked | ApprovalAnswered
+    | ToolEnded | StepCompleted | WarningRaised | Finishing | AnswerGiven | Remembering | RunEnded,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)

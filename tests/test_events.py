@@ -87,20 +87,23 @@ def test_a_run_publishes_each_event_once_in_order_with_its_step_and_agents() -> 
     assert run.finished and run.answer == "It is 391."
     assert shape(heard.events) == [
         ("run_started", (), 0),
-        ("model_call_started", (), 1), ("tool_started", (), 1), ("tool_ended", (), 1), ("step_completed", (), 1),
-        ("model_call_started", (), 2), ("tool_started", (), 2), ("approval_asked", (), 2),
-        ("approval_answered", (), 2), ("tool_ended", (), 2), ("step_completed", (), 2),
-        ("model_call_started", (), 3), ("tool_started", (), 3),
+        ("model_call_started", (), 1), ("model_call_ended", (), 1), ("tool_started", (), 1), ("tool_ended", (), 1),
+        ("step_completed", (), 1),
+        ("model_call_started", (), 2), ("model_call_ended", (), 2), ("tool_started", (), 2),
+        ("approval_asked", (), 2), ("approval_answered", (), 2), ("tool_ended", (), 2), ("step_completed", (), 2),
+        ("model_call_started", (), 3), ("model_call_ended", (), 3), ("tool_started", (), 3),
         ("run_started", ("math",), 0),
-        ("model_call_started", ("math",), 1), ("tool_started", ("math",), 1), ("tool_ended", ("math",), 1),
-        ("step_completed", ("math",), 1),
-        ("model_call_started", ("math",), 2), ("step_completed", ("math",), 2),
-        ("finishing", ("math",), 2), ("answer", ("math",), 2), ("run_ended", ("math",), 2),
+        ("model_call_started", ("math",), 1), ("model_call_ended", ("math",), 1), ("tool_started", ("math",), 1),
+        ("tool_ended", ("math",), 1), ("step_completed", ("math",), 1),
+        ("model_call_started", ("math",), 2), ("model_call_ended", ("math",), 2),
+        ("model_call_ended", ("math",), 2),  # the finish's answer, written as the finish is reviewed
+        ("step_completed", ("math",), 2), ("finishing", ("math",), 2), ("answer", ("math",), 2),
+        ("run_ended", ("math",), 2),
         ("tool_ended", (), 3), ("step_completed", (), 3),
-        ("model_call_started", (), 4), ("tool_started", (), 4), ("approval_asked", (), 4),
-        ("approval_answered", (), 4), ("tool_ended", (), 4), ("step_completed", (), 4),
-        ("model_call_started", (), 5), ("step_completed", (), 5),
-        ("finishing", (), 5), ("answer", (), 5), ("run_ended", (), 5),
+        ("model_call_started", (), 4), ("model_call_ended", (), 4), ("tool_started", (), 4),
+        ("approval_asked", (), 4), ("approval_answered", (), 4), ("tool_ended", (), 4), ("step_completed", (), 4),
+        ("model_call_started", (), 5), ("model_call_ended", (), 5), ("model_call_ended", (), 5),
+        ("step_completed", (), 5), ("finishing", (), 5), ("answer", (), 5), ("run_ended", (), 5),
     ]
     assert {event.run_id for event in heard.events} == {run.run_id} and run.run_id  # the sub-agent's too
     assert all(event.version == EVENTS_VERSION for event in heard.events)
@@ -115,6 +118,11 @@ def test_a_run_publishes_each_event_once_in_order_with_its_step_and_agents() -> 
     assert refused.allowed is False and by_type["step_completed", 4, ()].success is False
     assert by_type["tool_started", 3, ()].args == {"task": "What is 17 * 23?"}
     assert by_type["step_completed", 1, ("math",)].observation == "391"
+    assert by_type["tool_ended", 3, ()].result == "391" and by_type["run_started", 0, ("math",)].agent == "math"
+    assert heard.events[0].agent == "router"
+    calls = [event for event in heard.events if event.type == "model_call_ended"]
+    assert len(calls) == run.usage.calls and all(call.model == "ScriptedChatModel" for call in calls)
+    assert sum(call.input_tokens for call in calls) == run.usage.input_tokens
     ended = by_type["run_ended", 5, ()]
     assert ended.finished and ended.stop_reason == "finished" and ended.steps == 5
     assert ended.usage["calls"] == run.usage.calls == 6 + 3
@@ -131,7 +139,8 @@ def test_every_event_has_one_json_form_that_reads_back_and_meets_the_schema() ->
         assert "\n" not in line
         jsonschema.validate(json.loads(line), schema)
         assert event_from_json(line).model_dump() == event.model_dump()
-    assert {event.type for event in heard.events} >= {"run_started", "model_call_started", "tool_started",
+    assert {event.type for event in heard.events} >= {"run_started", "model_call_started", "model_call_ended",
+                                                      "tool_started",
                                                       "approval_asked", "approval_answered", "tool_ended",
                                                       "step_completed", "finishing", "answer", "run_ended"}
     refused = [event for event in heard.events if event.type == "approval_answered"][-1]
@@ -147,8 +156,9 @@ def test_a_resumed_run_starts_from_its_steps_and_counts_on() -> None:
     run = agent.execute("2 + 2, then done", observers=[heard], resume=first.steps, run_id=first.run_id)
 
     assert run.finished and shape(heard.events) == [
-        ("run_started", (), 1), ("model_call_started", (), 2), ("step_completed", (), 2), ("finishing", (), 2),
-        ("answer", (), 2), ("run_ended", (), 2)]
+        ("run_started", (), 1), ("model_call_started", (), 2), ("model_call_ended", (), 2),
+        ("model_call_ended", (), 2), ("step_completed", (), 2), ("finishing", (), 2), ("answer", (), 2),
+        ("run_ended", (), 2)]
     assert heard.events[0].resumed_steps == 1 and {event.run_id for event in heard.events} == {first.run_id}
 
 
@@ -168,7 +178,8 @@ def test_leaving_a_stream_early_stops_the_run_and_its_transcript_resumes(tmp_pat
         seen.append(event.type)
         if event.type == "step_completed":
             break
-    assert seen == ["run_started", "model_call_started", "tool_started", "tool_ended", "step_completed"]
+    assert seen == ["run_started", "model_call_started", "model_call_ended", "tool_started", "tool_ended",
+                    "step_completed"]
     stopped = agent.last_run
     assert stopped is not None and stopped.stop_reason is StopReason.INTERRUPTED and len(stopped.steps) == 1
     assert agent.llm.prompts.__len__() == 1  # type: ignore[attr-defined]  # no model call after the break
@@ -246,8 +257,9 @@ def test_events_jsonl_prints_each_event_as_a_line_instead_of_the_answer(backend:
     assert result.exit_code == 0
     events = [event_from_json(line) for line in result.stdout.splitlines()]
     assert [event.type for event in events] == [
-        "run_started", "model_call_started", "tool_started", "tool_ended", "step_completed", "model_call_started",
-        "step_completed", "finishing", "answer", "run_ended"]
+        "run_started", "model_call_started", "model_call_ended", "tool_started", "tool_ended", "step_completed",
+        "model_call_started", "model_call_ended", "model_call_ended", "step_completed", "finishing", "answer",
+        "run_ended"]
     assert events[-2].answer == "42" and events[-1].finished  # every line an event: no answer printed beside them
     run_id = events[0].run_id
     assert (isolated_home / "runs" / f"{run_id}.jsonl").is_file()  # the transcript's run, the same id

@@ -18,6 +18,7 @@ from . import exit_codes as codes
 from .run_options import run_options
 
 if TYPE_CHECKING:
+    from ..events import RunObserver
     from ..settings import Agent, Settings
     from ..steps import RunResult, StopReason
     from ..terminal.display import AnswerPrinter
@@ -56,7 +57,7 @@ class TaskCommand(click.Command):
 @click.version_option(__version__, "--version", prog_name="autoagent")
 @click.pass_context
 def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_output: bool, events_format: str | None,
-        verbose: bool, speak: bool, **options: Any) -> None:
+        trace: str | None, verbose: bool, speak: bool, **options: Any) -> None:
     """Run TASK with an autonomous agent and print its answer; with no TASK, start a REPL.
 
     The answer goes to stdout and the step trace to stderr, so
@@ -72,7 +73,7 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
     if (json_output or events_format) and not task and not resume:
         flag = "--json" if json_output else "--events"
         raise click.UsageError(f"{flag} needs a TASK or --resume ID (the REPL prints no JSON)")
-    output = Output(json_output, bool(events_format))
+    output = Output(json_output, bool(events_format), _tracing(ctx, trace))
     settings = settings_from_options(options)
     resumed = None
     if resume:
@@ -109,10 +110,28 @@ def run(ctx: click.Context, task: tuple[str, ...], resume: str | None, json_outp
         from .repl import run_repl
 
         run_repl(agent, model_spec=settings.resolved_model(), base_url=settings.base_url, speech=speech,
-                 run_task=lambda line: run_once(agent, line, verbose, settings=settings, speech=speech))
+                 run_task=lambda line: run_once(agent, line, verbose, settings=settings, output=output, speech=speech))
         speech.turn(False)  # leaving the REPL silences it at once
         return
     ctx.exit(run_once(agent, text, verbose, settings=settings, output=output, speech=speech))
+
+
+def _tracing(ctx: click.Context, choice: str | None) -> tuple[RunObserver, ...]:
+    """The observer of `--trace otlp` (or of an OTLP endpoint in the environment), its spans sent when the command
+    ends; none when tracing is off. Without the SDK, `--trace otlp` is an error and the environment's a warning."""
+    from ..tracing import OtlpTracing, tracing_wanted
+
+    if not tracing_wanted(choice):
+        return ()
+    try:
+        tracing = OtlpTracing()
+    except AutoAgentError as err:
+        if choice == "otlp":
+            raise click.ClickException(str(err)) from err
+        click.echo(f"warning: OTEL_EXPORTER_OTLP_ENDPOINT is set, but {err}; no traces are sent", err=True)
+        return ()
+    ctx.call_on_close(tracing.close)
+    return (tracing.observer,)
 
 
 def settings_from_options(options: dict[str, Any]) -> Settings:
@@ -132,11 +151,12 @@ def settings_from_options(options: dict[str, Any]) -> Settings:
 
 @dataclass(frozen=True)
 class Output:
-    """What a run prints on stdout besides the terminal display: the answer (neither), one JSON object at the end
-    (`--json`), or one JSON line per event as it happens (`--events jsonl`)."""
+    """Where a run is told besides the terminal display: on stdout the answer (neither flag), one JSON object at the
+    end (`--json`) or one JSON line per event as it happens (`--events jsonl`); and the observers of `--trace`."""
 
     json: bool = False
     events: bool = False
+    observers: tuple[RunObserver, ...] = ()
 
     @property
     def answer(self) -> bool:
@@ -220,7 +240,7 @@ def run_once(
     # it once, and one that comes once the run has ended (while its answer is printed) still makes the exit code 130.
     with watched_interrupts() as interrupts:
         try:
-            observers, callbacks = [interrupts, display, writer, answer], display.callbacks()  # tokens streamed
+            observers, callbacks = [interrupts, display, writer, answer, *output.observers], display.callbacks()
             if output.events:
                 from .event_lines import EventLines
 

@@ -134,6 +134,11 @@ _OPTIONS = [
                  help="Print the run's events on stdout as they happen, one JSON object a line (run_started, "
                       "model_call_started, tool_started, approval_asked, step_completed, answer, run_ended, ...; "
                       "docs/events.md), instead of the answer; the steps are not shown on stderr."),
+    click.option("--trace", type=click.Choice(["otlp", "off"]), default=None,
+                 help="Send OpenTelemetry spans of the run (the run, each step, model call and tool call, in the GenAI "
+                      "conventions) over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318); "
+                      "on by default where that variable is set, `off` overrides it. Needs "
+                      "pip install 'autoagent[otel]' (docs/tracing.md)."),
     click.option("--verbose/--quiet", default=True, envvar="AUTOAGENT_VERBOSE", show_envvar=True,
                  help="Show each step (thought, action, observation) on stderr; --quiet keeps the one-line summary."),
     click.option("--speak", is_flag=True, envvar="AUTOAGENT_SPEAK", show_envvar=True,
@@ -152,7 +157,7 @@ def run_options(command: _F) -> _F:
 
 
 # what steers one run, not an agent's settings
-RUN_ONLY = ("resume", "json_output", "events_format", "verbose", "workspace", "speak")
+RUN_ONLY = ("resume", "json_output", "events_format", "trace", "verbose", "workspace", "speak")
 
 
 def settings_options(command: _F) -> _F:

@@ -79,7 +79,7 @@ class Actor:
         """Run the call's tool, told as it starts and ends."""
         self.events.on_tool_start(decision.action, decision)
         ran = self.toolbox.run(decision.action, self.callbacks, self.events)
-        self.events.on_tool_end(decision.action, ran.success)
+        self.events.on_tool_end(decision.action, ran.success, ran.content)
         return ran
 
 

@@ -201,7 +201,7 @@ class RunLifecycle:
         observers = [*self.observers, *extra]
         if verbose:
             observers.append(StepTrace(self.max_thought_steps))
-        return Emitter([consumer_of(observer) for observer in observers])
+        return Emitter([consumer_of(observer) for observer in observers], agent=self.identity["ai_name"])
 
 
 def toolbox_options(approver: Approver | None, tool_timeout: float | None) -> dict[str, Any]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
 from typing import Any
 
 from langchain_core.callbacks import Callbacks
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable
 
+from ..events import RunObserver
 from ..llm.call import invoke_model
+from ..llm.profile import model_name
 from ..llm.reply_caps import DEFAULT_STEP_TOKENS
 from ..llm.tokens import count_tokens, estimate_tokens
 from ..steps import Usage
@@ -25,13 +27,14 @@ class Meter:
         usage: Usage,
         price: tuple[float, float] | None,
         callbacks: Callbacks = None,
-        on_retry: Callable[[str], None] | None = None,
+        events: RunObserver | None = None,
     ) -> None:
         self.llm = llm
+        self.model = model_name(llm)
         self.usage = usage
         self.price = price
         self.callbacks = callbacks
-        self.on_retry = on_retry
+        self.events = events or RunObserver()  # hears each call's end, and a retry as a warning
         if price is not None and usage.cost_usd is None:
             usage.cost_usd = cost_of(usage, price)
 
@@ -43,9 +46,10 @@ class Meter:
         self, model: Runnable[Any, BaseMessage], messages: list[BaseMessage], reply_tokens: int = DEFAULT_STEP_TOKENS
     ) -> tuple[BaseMessage, tuple[int, int]]:
         """The reply of at most `reply_tokens` tokens, and the (input, output) tokens this call used."""
-        before = (self.usage.input_tokens, self.usage.output_tokens)
+        before, began = (self.usage.input_tokens, self.usage.output_tokens), time.monotonic()
         reply = invoke_model(model, messages, self.usage, self.callbacks, reply_tokens=reply_tokens,
-                             on_retry=self.on_retry)
+                             on_retry=self.events.on_warning)
+        seconds = time.monotonic() - began
         if getattr(reply, "usage_metadata", None):
             tokens = (self.usage.input_tokens - before[0], self.usage.output_tokens - before[1])
         else:  # the model reports nothing: estimate, and say so wherever usage is shown
@@ -56,4 +60,7 @@ class Meter:
         if self.price is not None:  # added call by call: a sub-agent's cost, charged here, was priced by its model
             call_usage = Usage(input_tokens=tokens[0], output_tokens=tokens[1])
             self.usage.cost_usd = (self.usage.cost_usd or 0.0) + cost_of(call_usage, self.price)
+        finish_reason = str(reply.response_metadata.get("finish_reason") or "")
+        self.events.on_model_call_end(self.model, tokens, seconds, finish_reason,
+                                      not getattr(reply, "usage_metadata", None))
         return reply, tokens
