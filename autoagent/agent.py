@@ -23,7 +23,7 @@ from .llm.reply_caps import ReplyCaps
 from .loop.actor import Actor
 from .loop.budget import Budget, BudgetGuard, Spending, price_of
 from .loop.context import fit_turn, prompt_limit
-from .loop.drafting import Drafter
+from .loop.drafting import Drafter, TypedFinish
 from .loop.finish import FinishReview
 from .loop.lifecycle import ALL_OPTIONS, AgentOptions, RunLifecycle, gather_options
 from .loop.loop_guard import last_failed
@@ -37,6 +37,7 @@ from .reply import ThoughtAndAction
 from .steps import Ending, RunResult, Step, StepOutcome, StopReason
 from .subagents.calls import Caller, calling, current_caller
 from .subagents.tool import AgentTool, check_nesting
+from .typed_output import OutputType, held_to_schema
 
 __all__ = ["AgentOptions", "AutoGPT"]
 
@@ -80,12 +81,23 @@ class AutoGPT(RunLifecycle):
         self.budget = options.budget or Budget()
         self.context_window = options.context_window
         self.reply_caps = options.reply_caps or ReplyCaps()  # tokens per reply: every model call is bounded
+        self.output = OutputType.of(options.output_type) if options.output_type is not None else None
         self.checks = [named(check) for check in options.checks]
+        if self.output is not None:  # last: the answer the other checks let stand is the one held to the schema
+            self.checks.append(self.output.check(self.prompts))
         self.protocol = make_protocol(options.protocol, self.prompts, self.toolbox, self.identity,
                                       compact=options.compact_thoughts)
         self.models = StepModels(self.protocol, llm)
         self.drafter = Drafter(llm, self.protocol, self.prompts, self.prompts.build("finish_instruction",
-                                                                                    **self.identity), self.reply_caps)
+                                                                                    **self.identity), self.reply_caps,
+                               self._typed_finish())
+
+    def _typed_finish(self) -> TypedFinish | None:
+        """How the finish prompt asks for an answer of the output type, and the model held to it; None: free text."""
+        if self.output is None:
+            return None
+        template = self.prompts.build("finish_typed", **self.identity, output_schema=self.output.shown())
+        return TypedFinish(template, held_to_schema(self.llm, self.output.schema))
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task` and return the final answer; `last_run` holds the steps and the stop reason."""
@@ -107,6 +119,8 @@ class AutoGPT(RunLifecycle):
             ending = self._loop(run)
         result.stop_reason, result.stop_detail = ending.stop, ending.detail
         result.answer, result.model_answer = ending.answer, ending.model_answer
+        if self.output is not None and result.finished:
+            result.output = self.output.parse(result.answer)  # the output check accepted it
         events.on_finishing(result)
         if not result.answer and not result.model_answer:  # no finish came to an answer: one is written now
             result.answer = self.drafter.stopped_answer(result.stop_reason, result.task, run.memory, result.steps,
@@ -164,7 +178,8 @@ class AutoGPT(RunLifecycle):
         setup = RunSetup(result.task, self.prompts, self.toolbox, self.options.profile or ModelProfile(), long_term,
                          resumed=bool(result.steps), step_tokens=self.reply_caps.step)
         advisors = start_advisors(self.options.advisors, setup)
-        review = FinishReview(self.drafter, memory, meter, advisors, self.checks, tuple(self.toolbox.tools))
+        review = FinishReview(self.drafter, memory, meter, advisors, self.checks, tuple(self.toolbox.tools),
+                              self.output.admits if self.output is not None else lambda answer: True)
         actor = Actor(self.toolbox, self.prompts, advisors, review, events, meter.callbacks)
         actor.loops.record(result.steps)
         limit = prompt_limit(self.llm, self.context_window) - self.protocol.fixed_tokens()

@@ -25,7 +25,7 @@ from .run_events import (
     ToolStarted,
     WarningRaised,
 )
-from .run_json import jsonable, step_to_json, usage_to_json
+from .run_json import jsonable, output_to_json, step_to_json, usage_to_json
 
 if TYPE_CHECKING:
     from .reply import Action, ThoughtAndAction
@@ -189,7 +189,8 @@ class Emitter(RunObserver):
     def on_run_end(self, run: RunResult) -> None:
         self.publish(RunEnded(stop_reason=run.stop_reason.value, stop_detail=run.stop_detail, answer=run.answer,
                               finished=run.finished, steps=len(run.steps), seconds=round(run.seconds, 3),
-                              usage=usage_to_json(run.usage)), run)
+                              usage=usage_to_json(run.usage),
+                              output=output_to_json(run.output) if run.output is not None else None), run)
 
 
 Consumer = Callable[[RunEvent], None]

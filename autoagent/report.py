@@ -39,6 +39,7 @@ def _run_properties(steps: dict[str, Any]) -> dict[str, Any]:
         "steps": {"type": "array", "items": steps},
         "usage": _USAGE_SHAPE,
         "seconds": _SECONDS,
+        "output": {},  # with an output schema, a finished run's value (any JSON); absent otherwise
     }
 
 

@@ -166,6 +166,7 @@ class RunEnded(RunEvent):
     steps: int
     seconds: float
     usage: dict[str, Any]
+    output: Any = None  # with an output type: a finished run's value (autoagent/typed_output.py)
 
 
 AnyEvent = Annotated[

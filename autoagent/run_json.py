@@ -52,7 +52,15 @@ def run_to_json(run: RunResult) -> dict[str, Any]:
         "steps": [step_to_json(step) for step in run.steps],
         "usage": usage_to_json(run.usage),
         "seconds": round(run.seconds, 3),
+        **({"output": output_to_json(run.output)} if run.output is not None else {}),
     }
+
+
+def output_to_json(value: Any) -> Any:
+    """A typed answer's value (autoagent/typed_output.py) in plain JSON types."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Any).dump_python(value, mode="json")
 
 
 def usage_to_json(usage: Usage) -> dict[str, Any]:

@@ -59,6 +59,7 @@ class Settings:
     checks_modules: list[Path] = field(default_factory=list)  # Python files whose CHECKS judge each finish
     mcp_config: Path | None = None
     agents_file: Path | None = None  # a TOML file of agents that call each other as tools (autoagent/subagents/)
+    output_schema: Path | None = None  # a JSON Schema the final answer must meet (autoagent/typed_output.py)
 
     def resolved_model(self) -> str:
         """The model spec in use: the configured one, else this machine's default."""
@@ -81,7 +82,7 @@ class Settings:
         """Settings back from `to_record` (unknown keys from other versions are ignored)."""
         known = {item.name for item in fields(cls)}
         values = {key: value for key, value in record.items() if key in known}
-        for key in ("workspace", "prompts_dir", "mcp_config", "agents_file"):
+        for key in ("workspace", "prompts_dir", "mcp_config", "agents_file", "output_schema"):
             if values.get(key) is not None:
                 values[key] = Path(values[key])
         values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
@@ -135,12 +136,15 @@ def build_agent(
     role = settings.role or None  # None: the prompts' default role, in their language
     options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
                            approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout,
-                           advisors=_advisors(settings, profile), checks=_checks(settings), profile=profile)
+                           advisors=_advisors(settings, profile), checks=_checks(settings), profile=profile,
+                           output_type=_output_type(settings))
     if settings.mode == "plan":
-        if settings.agents_file is not None:
-            from .errors import ConfigurationError
+        from .errors import ConfigurationError
 
+        if settings.agents_file is not None:
             raise ConfigurationError("--agents runs its agents in loop mode: leave out --mode plan")
+        if settings.output_schema is not None:
+            raise ConfigurationError("--output-schema holds a loop's final answer: leave out --mode plan")
         return PlanAndExecute(llm, tools, settings.prompts_dir, settings.name, role, settings.max_steps,
                               options=options)
     memory = None
@@ -226,6 +230,15 @@ def _offers_python(settings: Settings, profile: ModelProfile) -> bool:
     from .tools.sandbox import bwrap_problem
 
     return bwrap_problem() is None
+
+
+def _output_type(settings: Settings) -> Any:
+    """The output type of `--output-schema`, or None."""
+    if settings.output_schema is None:
+        return None
+    from .typed_output import OutputType
+
+    return OutputType.from_file(settings.output_schema)
 
 
 def _checks(settings: Settings) -> list[NamedCheck]:

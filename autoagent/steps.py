@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
@@ -154,6 +155,7 @@ class RunResult:
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
     model_answer: str = ""  # the model's own answer, where a check put another in its place
+    output: Any = None  # with an output type: the answer's value, as that type (a finished run's)
 
     @property
     def finished(self) -> bool:

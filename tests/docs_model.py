@@ -17,6 +17,7 @@ ANSWER = f"1234 * 5678 + 17 = {RESULT}."
 # Words of the prompts (prompts/en and prompts/zh) that say which request this is
 SUMMARY = ("Here is a finished run of an agent", "下面是智能体完成的一次运行")
 FINAL_ANSWER = ("Write the final answer to the task", "为用户写出任务的最终答案")
+TYPED = ("one JSON value that follows this JSON Schema", "符合下面 JSON Schema 的 JSON 值")  # --output-schema
 PLAN = ("Plan which tools to run", "请规划按顺序调用哪些工具")
 PLAN_ARGS = ("Reply with the tool's arguments as one JSON object", "只用一个 JSON 对象回复")
 CODE = ("a short program for the next part of the task", "完成任务下一部分的简短程序")  # --protocol code's format
@@ -46,6 +47,8 @@ def answer(body: dict[str, Any]) -> Text | ToolCalls:
     prompt = _prompt(body)
     if _asks(prompt, SUMMARY):
         return Text(f"The calculator computed {EXPRESSION} and the answer was {RESULT}.")
+    if _asks(prompt, TYPED):  # the answer as the schema of the docs' examples has it
+        return Text(json.dumps({"value": int(RESULT)}))
     if _asks(prompt, FINAL_ANSWER):
         return Text(ANSWER)
     if _asks(prompt, PLAN):  # plan mode: the plan, then the first tool's arguments

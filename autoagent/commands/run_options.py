@@ -115,6 +115,11 @@ _OPTIONS = [
                  help="A Python file whose CHECKS list judges each drafted final answer (a check takes an "
                       "autoagent.checks.CheckContext and returns a Verdict; repeatable). Installed packages add checks "
                       "under the autoagent.checks entry-point group."),
+    click.option("--output-schema", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_OUTPUT_SCHEMA", show_envvar=True,
+                 help="A JSON Schema file the final answer must meet: the answer is one JSON value of it (held to it "
+                      "as it is written where the model allows), sent back once when it does not validate, then "
+                      "shown as unsure; --json adds it parsed as `output` (docs/typed-answers.md)."),
     click.option("--mcp", "mcp_config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_MCP", show_envvar=True,
                  help="A JSON file of Model Context Protocol servers ({\"mcpServers\": {...}}) whose tools are added."),

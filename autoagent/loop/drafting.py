@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable
 
 from ..llm.reply_caps import sampling
 from ..memory.short_term import ShortTermMemory
@@ -40,18 +41,32 @@ class Written:
 
 
 @dataclass(frozen=True)
+class TypedFinish:
+    """The finish prompt of an answer held to an output type (autoagent/typed_output.py), and the model held to its
+    schema as it writes (the model itself where the backend cannot hold it)."""
+
+    template: PromptTemplate
+    model: Runnable[Any, BaseMessage]
+
+
+@dataclass(frozen=True)
 class Drafter:
-    """What writing an answer needs of an agent: its model, how its replies are read, its prompts and caps."""
+    """What writing an answer needs of an agent: its model, how its replies are read, its prompts and caps; with
+    `typed`, the answer is a JSON value of the output type."""
 
     llm: BaseChatModel
     protocol: ReplyProtocol
     prompts: PromptTemplateBuilder
     finish_template: PromptTemplate
     reply_caps: ReplyCaps
+    typed: TypedFinish | None = None
 
-    def finish_prompt(self, task: str, memory: ShortTermMemory) -> str:
-        """The finish prompt: the task and the tools' results, and how to write the final answer from them."""
-        return format_prompt(self.finish_template, "finish_instruction", task_description=task,
+    def finish_prompt(self, task: str, memory: ShortTermMemory, typed: bool = False) -> str:
+        """The finish prompt: the task and the tools' results, and how to write the final answer from them (as a
+        JSON value of the output type, where `typed`)."""
+        template, name = (self.typed.template, "finish_typed") if typed and self.typed else \
+            (self.finish_template, "finish_instruction")
+        return format_prompt(template, name, task_description=task,
                              short_term_memory=memory.tool_results().render(self.prompts))
 
     def write(self, task: str, memory: ShortTermMemory, steps: Sequence[Step], meter: Meter,
@@ -61,14 +76,15 @@ class Drafter:
         carried = self.protocol.final_answer(finishing) if finishing is not None else None
         if carried and is_answer(carried, steps, task=task):
             return Written(carried, True)
-        messages: list[BaseMessage] = [HumanMessage(self.finish_prompt(task, memory))]
-        answer = meter.call(self.llm, messages, self.reply_caps.answer)[0].text.strip()
-        scaffold = self.finish_template.template
+        messages: list[BaseMessage] = [HumanMessage(self.finish_prompt(task, memory, typed=True))]
+        model = self.typed.model if self.typed else self.llm
+        answer = meter.call(model, messages, self.reply_caps.answer)[0].text.strip()
+        scaffold = (self.typed.template if self.typed else self.finish_template).template
         usable = is_answer(answer, steps, scaffold=scaffold, task=task)
         if usable or not again:
             return Written(answer, usable)
         retry = [*messages, AIMessage(answer), HumanMessage(self.prompts.render("answer_again").strip())]
-        second = meter.call(self.llm, retry, self.reply_caps.answer)[0].text.strip()
+        second = meter.call(model, retry, self.reply_caps.answer)[0].text.strip()
         return Written(second, is_answer(second, steps, scaffold=scaffold, task=task))
 
     def stopped_answer(self, stop: StopReason, task: str, memory: ShortTermMemory, steps: Sequence[Step],

@@ -5,7 +5,7 @@ it."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -38,10 +38,12 @@ class FinishReview:
     another in its place, the model's own kept), send the model back with a note, run a tool first, or stop."""
 
     def __init__(self, drafter: Drafter, memory: ShortTermMemory, meter: Meter, advisors: Sequence[Advisor],
-                 checks: Sequence[NamedCheck], tools: Sequence[str]) -> None:
+                 checks: Sequence[NamedCheck], tools: Sequence[str],
+                 admits: Callable[[str], bool] = lambda answer: True) -> None:
         self.drafter, self.memory, self.meter, self.advisors = drafter, memory, meter, advisors
         self.checks = [*(advisor.check() for advisor in advisors), *checks]
         self.tools = tuple(tools)
+        self.admits = admits  # whether a check's answer may replace the model's (of the output type, where one is)
         self.sent_back: Counter[str] = Counter()  # per check, how often it sent this run back
 
     def review(self, number: int, reply: str, decision: ThoughtAndAction, task: str, steps: Sequence[Step],
@@ -65,7 +67,7 @@ class FinishReview:
         own, replaced_by, why = "", "", ""
         for check in self.checks:
             verdict = check.review(replace(context, sent_back=self.sent_back[check.name]))
-            if verdict.kind is VerdictKind.ACCEPT and verdict.answer is not None:
+            if verdict.kind is VerdictKind.ACCEPT and verdict.answer is not None and self.admits(verdict.answer):
                 own = own or context.answer
                 replaced_by, why = check.name, verdict.note
                 context = context.with_answer(verdict.answer)
@@ -77,7 +79,7 @@ class FinishReview:
                 return actor.run_own(number, reply, verdict.tool, dict(verdict.args), verdict.note, check.name)
             elif verdict.kind is VerdictKind.STOP:
                 model_answer = ""
-                if verdict.answer is not None:  # the check's answer stands, as unsure; the model's own is kept
+                if verdict.answer is not None and self.admits(verdict.answer):  # it stands, as unsure; the model's kept
                     own, context = own or context.answer, context.with_answer(verdict.answer)
                     model_answer = own if own != verdict.answer else ""
                 step = Step(number, StepKind.REJECTED, reply, decision, verdict.note, False, check=check.name)

@@ -82,6 +82,9 @@ class AgentOptions:
     advisors: Sequence[Advisor] = ()  # policies with a hook per stage of a turn (the coach is one), in order
     checks: Sequence[Callable[[CheckContext], Verdict | bool | None]] = ()  # the user's checks of a finish, in order
     profile: ModelProfile | None = None  # what kind of model it is; None: worked out from the model
+    # what the final answer must be: a pydantic model, a type pydantic validates, or a JSON Schema (a dict); the
+    # run's `output` holds the value (autoagent/typed_output.py)
+    output_type: Any = None
 
 
 def gather_options(
