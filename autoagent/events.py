@@ -113,18 +113,20 @@ class Emitter(RunObserver):
         self.run_id = run_id
         self.step = self.completed = 0  # the step under way, and the last one completed
 
-    def publish(self, event: RunEvent, source: Any = None) -> None:
-        """Stamp `event` and hand it to every consumer; `source` is the live object observers are given."""
-        event = event.model_copy(update={"run_id": self.run_id, "agents": list(self.agents), "step": self.step,
-                                         "time": time.time()})
-        event._source = source
+    def publish(self, kind: type[RunEvent], source: Any = None, /, **fields: Any) -> None:
+        """An event of `kind` with `fields`, stamped, to every consumer (none: no event is made); `source` is the
+        live object observers are given. Built from the loop's own values, unvalidated, to keep a step cheap."""
+        if not self.consumers:
+            return
+        published = Published(kind, {"run_id": self.run_id, "agents": list(self.agents), "step": self.step,
+                                     "time": time.time(), **fields}, source)
         for consumer in self.consumers:
-            consumer(event)
+            consumer(published)
 
-    def relay(self, event: RunEvent) -> None:
+    def relay(self, published: Published) -> None:
         """A consumer for the run of a sub-agent this run called: its events, under this run's id and path."""
-        relayed = event.model_copy(update={"run_id": self.run_id, "agents": [*self.agents, *event.agents]})
-        relayed._source = event._source
+        fields = {**published.fields, "run_id": self.run_id, "agents": [*self.agents, *published.fields["agents"]]}
+        relayed = Published(published.kind, fields, published.source)
         for consumer in self.consumers:
             consumer(relayed)
 
@@ -135,79 +137,105 @@ class Emitter(RunObserver):
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         self.run_id = self.run_id if self.agents else run.run_id
         self.step = self.completed = run.steps[-1].number if run.steps else 0
-        self.publish(RunStarted(agent=self.agent, task=run.task, max_steps=max_steps, resumed_steps=len(run.steps)),
-                     run)
+        self.publish(RunStarted, run, agent=self.agent, task=run.task, max_steps=max_steps,
+                     resumed_steps=len(run.steps))
 
     def on_thinking(self, number: int, max_steps: int) -> None:
         self.step = number
-        self.publish(ModelCallStarted(last_step=max_steps))
+        self.publish(ModelCallStarted, None, last_step=max_steps)
 
     def on_plan(self, plan: list[str]) -> None:
-        self.publish(PlanMade(plan=plan), plan)
+        self.publish(PlanMade, plan, plan=plan)
 
     def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:
         self.step = max(self.step, self.completed + 1)  # plan mode: no model call began the step
-        thought = decision.thought.text if decision is not None else ""
-        self.publish(ToolStarted(tool=action.name, args=jsonable(action.args), thought=thought), (action, decision))
+        if self.consumers:  # the arguments in plain JSON types: made only for someone to read
+            thought = decision.thought.text if decision is not None else ""
+            self.publish(ToolStarted, (action, decision), tool=action.name, args=jsonable(action.args),
+                         thought=thought)
 
     def on_approval_asked(self, tool: str, args: dict[str, Any]) -> None:
-        self.publish(ApprovalAsked(tool=tool, args=jsonable(args)), args)
+        if self.consumers:
+            self.publish(ApprovalAsked, args, tool=tool, args=jsonable(args))
 
     def on_approval_answered(self, tool: str, allowed: bool, feedback: str = "") -> None:
-        self.publish(ApprovalAnswered(tool=tool, allowed=allowed, feedback=feedback))
+        self.publish(ApprovalAnswered, None, tool=tool, allowed=allowed, feedback=feedback)
 
     def on_tool_end(self, action: Action, success: bool, result: str) -> None:
-        self.publish(ToolEnded(tool=action.name, success=success, result=result), action)
+        self.publish(ToolEnded, action, tool=action.name, success=success, result=result)
 
     def on_model_call_end(self, model: str, tokens: tuple[int, int], seconds: float, finish_reason: str,
                           estimated: bool) -> None:
-        self.publish(ModelCallEnded(model=model, input_tokens=tokens[0], output_tokens=tokens[1], estimated=estimated,
-                                    finish_reason=finish_reason, seconds=seconds))
+        self.publish(ModelCallEnded, None, model=model, input_tokens=tokens[0], output_tokens=tokens[1],
+                     estimated=estimated, finish_reason=finish_reason, seconds=seconds)
 
     def on_step(self, step: Step) -> None:
         self.step = self.completed = step.number
-        shown = step_to_json(step)
-        shown.pop("sub_run", None)
-        del shown["number"]
-        self.publish(StepCompleted(**shown), step)
+        if self.consumers:  # the step's --json form, without its number and a sub-agent's run
+            shown = step_to_json(step)
+            shown.pop("sub_run", None)
+            del shown["number"]
+            self.publish(StepCompleted, step, **shown)
 
     def on_warning(self, message: str) -> None:
         if not self.consumers:  # nobody to tell: the log still says it
             logging.getLogger("autoagent").warning(message)
-        self.publish(WarningRaised(message=message))
+        self.publish(WarningRaised, None, message=message)
 
     def on_finishing(self, run: RunResult) -> None:
-        self.publish(Finishing(stop_reason=run.stop_reason.value), run)
+        self.publish(Finishing, run, stop_reason=run.stop_reason.value)
 
     def on_answer(self, run: RunResult) -> None:
-        self.publish(AnswerGiven(answer=run.answer, finished=run.finished, stop_reason=run.stop_reason.value,
-                                 model_answer=run.model_answer), run)
+        self.publish(AnswerGiven, run, answer=run.answer, finished=run.finished, stop_reason=run.stop_reason.value,
+                     model_answer=run.model_answer)
 
     def on_remembering(self, run: RunResult) -> None:
-        self.publish(Remembering(), run)
+        self.publish(Remembering, run)
 
     def on_run_end(self, run: RunResult) -> None:
-        self.publish(RunEnded(stop_reason=run.stop_reason.value, stop_detail=run.stop_detail, answer=run.answer,
-                              finished=run.finished, steps=len(run.steps), seconds=round(run.seconds, 3),
-                              usage=usage_to_json(run.usage),
-                              output=output_to_json(run.output) if run.output is not None else None), run)
+        self.publish(RunEnded, run, stop_reason=run.stop_reason.value, stop_detail=run.stop_detail, answer=run.answer,
+                     finished=run.finished, steps=len(run.steps), seconds=round(run.seconds, 3),
+                     usage=usage_to_json(run.usage),
+                     output=output_to_json(run.output) if run.output is not None else None)
 
 
-Consumer = Callable[[RunEvent], None]
+class Published:
+    """One event as the emitter hands it on: its kind, its fields and the live object behind it (a Step, the
+    RunResult). The typed event itself is made when first read, once, for all who read it: a run heard only by the
+    observers' typed methods (the display, the transcript) makes none."""
 
-_HEARD: dict[str, Callable[[RunObserver, Any, Any], None]] = {  # each event type: the observer's method
-    "run_started": lambda observer, event, run: observer.on_run_start(run, event.max_steps),
-    "model_call_started": lambda observer, event, _: observer.on_thinking(event.step, event.last_step),
+    __slots__ = ("_event", "fields", "kind", "source", "type")
+
+    def __init__(self, kind: type[RunEvent], fields: dict[str, Any], source: Any) -> None:
+        self.kind, self.fields, self.source = kind, fields, source
+        self.type: str = _TYPES.setdefault(kind, kind.model_fields["type"].default)
+        self._event: RunEvent | None = None
+
+    @property
+    def event(self) -> RunEvent:
+        """The typed event (unvalidated: the loop's own values)."""
+        if self._event is None:
+            self._event = self.kind.model_construct(**self.fields)
+        return self._event
+
+
+_TYPES: dict[type[RunEvent], str] = {}
+Consumer = Callable[[Published], None]
+
+_HEARD: dict[str, Callable[[RunObserver, dict[str, Any], Any], None]] = {  # each type: the observer's method
+    "run_started": lambda observer, fields, run: observer.on_run_start(run, fields["max_steps"]),
+    "model_call_started": lambda observer, fields, _: observer.on_thinking(fields["step"], fields["last_step"]),
     "plan_made": lambda observer, _, plan: observer.on_plan(plan),
     "tool_started": lambda observer, _, called: observer.on_tool_start(*called),
-    "approval_asked": lambda observer, event, args: observer.on_approval_asked(event.tool, args),
-    "approval_answered": lambda observer, event, _: observer.on_approval_answered(event.tool, event.allowed,
-                                                                                  event.feedback),
-    "tool_ended": lambda observer, event, action: observer.on_tool_end(action, event.success, event.result),
-    "model_call_ended": lambda observer, event, _: observer.on_model_call_end(
-        event.model, (event.input_tokens, event.output_tokens), event.seconds, event.finish_reason, event.estimated),
+    "approval_asked": lambda observer, fields, args: observer.on_approval_asked(fields["tool"], args),
+    "approval_answered": lambda observer, fields, _: observer.on_approval_answered(
+        fields["tool"], fields["allowed"], fields["feedback"]),
+    "tool_ended": lambda observer, fields, action: observer.on_tool_end(action, fields["success"], fields["result"]),
+    "model_call_ended": lambda observer, fields, _: observer.on_model_call_end(
+        fields["model"], (fields["input_tokens"], fields["output_tokens"]), fields["seconds"],
+        fields["finish_reason"], fields["estimated"]),
     "step_completed": lambda observer, _, step: observer.on_step(step),
-    "warning": lambda observer, event, _: observer.on_warning(event.message),
+    "warning": lambda observer, fields, _: observer.on_warning(fields["message"]),
     "finishing": lambda observer, _, run: observer.on_finishing(run),
     "answer": lambda observer, _, run: observer.on_answer(run),
     "remembering": lambda observer, _, run: observer.on_remembering(run),
@@ -222,16 +250,18 @@ class ObserverConsumer:
 
     def __init__(self, observer: RunObserver) -> None:
         self.observer = observer
+        self.reads_events = type(observer).on_event is not RunObserver.on_event  # else no typed event is made
         self._below: dict[tuple[str, ...], RunObserver | None] = {(): observer}
 
-    def __call__(self, event: RunEvent) -> None:
-        path = tuple(event.agents)
-        if path and event.type == "run_started":  # a sub-agent's new run: its own observer
+    def __call__(self, published: Published) -> None:
+        path = tuple(published.fields["agents"])
+        if path and published.type == "run_started":  # a sub-agent's new run: its own observer
             self._below = {below: heard for below, heard in self._below.items() if below[:len(path)] != path}
-        self.observer.on_event(event)
+        if self.reads_events:
+            self.observer.on_event(published.event)
         observer = self._heard_at(path)
         if observer is not None:
-            _HEARD[event.type](observer, event, event._source)
+            _HEARD[published.type](observer, published.fields, published.source)
 
     def _heard_at(self, path: tuple[str, ...]) -> RunObserver | None:
         if path not in self._below:
@@ -248,7 +278,7 @@ def consumer_of(observer: RunObserver) -> Consumer:
 class FunctionObserver(RunObserver):
     """A function given every typed event, as it comes (`agent.stream()` reads a run through one)."""
 
-    def __init__(self, function: Consumer) -> None:
+    def __init__(self, function: Callable[[RunEvent], None]) -> None:
         self.function = function
 
     def on_event(self, event: RunEvent) -> None:

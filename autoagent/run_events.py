@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 EVENTS_VERSION = 1
 
@@ -34,7 +34,6 @@ class RunEvent(BaseModel):
     agents: list[str] = Field(default_factory=list)
     step: int = 0
     time: float = 0.0
-    _source: Any = PrivateAttr(None)  # the live object behind it (a Step, the RunResult): in-process observers only
 
 
 class RunStarted(RunEvent):
