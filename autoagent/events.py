@@ -7,6 +7,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
 
 from .run_events import (
     AnswerGiven,
@@ -17,6 +20,7 @@ from .run_events import (
     ModelCallStarted,
     PlanMade,
     Remembering,
+    ReplyDelta,
     RunEnded,
     RunEvent,
     RunStarted,
@@ -44,6 +48,8 @@ class RunObserver:
     Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
 
+    wants_reply_text = False  # True: the run's model calls stream their text to this observer (reply_delta)
+
     def on_event(self, event: RunEvent) -> None:
         """Any event of the run, as plain data, before the method of its type; a sub-agent's too (its `agents`
         says whose), whatever `nested` gives."""
@@ -69,6 +75,10 @@ class RunObserver:
 
     def on_tool_end(self, action: Action, success: bool, result: str) -> None:
         """The tool ran, or was refused or failed (`result`: what the model reads); its step comes next."""
+
+    def on_reply_text(self, text: str) -> None:
+        """A piece of the reply the model is writing, where it streams; heard only by an observer whose
+        `wants_reply_text` is true (the pieces cost each model call a callback)."""
 
     def on_model_call_end(self, model: str, tokens: tuple[int, int], seconds: float, finish_reason: str,
                           estimated: bool) -> None:
@@ -134,6 +144,16 @@ class Emitter(RunObserver):
         """The emitter the run of sub-agent `agent` relays its events to: this run's consumers hear them nested."""
         return Emitter(self.consumers, (*self.agents, agent), self.run_id)
 
+    @property
+    def wants_reply_text(self) -> bool:  # type: ignore[override]
+        """Whether any consumer reads the reply's text as it streams."""
+        return any(getattr(consumer, "wants_reply_text", False) for consumer in self.consumers)
+
+    def callbacks(self, parent: UUID | None = None) -> list[BaseCallbackHandler]:
+        """The LangChain callback that publishes a streaming reply's pieces, where a consumer wants them; `parent` is
+        the LangChain run the run's own model calls are made under (a sub-agent's: its tool call's)."""
+        return [ReplyText(self, parent)] if self.wants_reply_text else []
+
     def on_run_start(self, run: RunResult, max_steps: int) -> None:
         self.run_id = self.run_id if self.agents else run.run_id
         self.step = self.completed = run.steps[-1].number if run.steps else 0
@@ -163,6 +183,9 @@ class Emitter(RunObserver):
 
     def on_tool_end(self, action: Action, success: bool, result: str) -> None:
         self.publish(ToolEnded, action, tool=action.name, success=success, result=result)
+
+    def on_reply_text(self, text: str) -> None:
+        self.publish(ReplyDelta, None, text=text)
 
     def on_model_call_end(self, model: str, tokens: tuple[int, int], seconds: float, finish_reason: str,
                           estimated: bool) -> None:
@@ -231,6 +254,7 @@ _HEARD: dict[str, Callable[[RunObserver, dict[str, Any], Any], None]] = {  # eac
     "approval_answered": lambda observer, fields, _: observer.on_approval_answered(
         fields["tool"], fields["allowed"], fields["feedback"]),
     "tool_ended": lambda observer, fields, action: observer.on_tool_end(action, fields["success"], fields["result"]),
+    "reply_delta": lambda observer, fields, _: observer.on_reply_text(fields["text"]),
     "model_call_ended": lambda observer, fields, _: observer.on_model_call_end(
         fields["model"], (fields["input_tokens"], fields["output_tokens"]), fields["seconds"],
         fields["finish_reason"], fields["estimated"]),
@@ -251,6 +275,7 @@ class ObserverConsumer:
     def __init__(self, observer: RunObserver) -> None:
         self.observer = observer
         self.reads_events = type(observer).on_event is not RunObserver.on_event  # else no typed event is made
+        self.wants_reply_text = observer.wants_reply_text
         self._below: dict[tuple[str, ...], RunObserver | None] = {(): observer}
 
     def __call__(self, published: Published) -> None:
@@ -270,16 +295,49 @@ class ObserverConsumer:
         return self._below[path]
 
 
+class Relay:
+    """The consumer through which a sub-agent's run reaches its caller's emitter (and its readers)."""
+
+    def __init__(self, caller: Emitter) -> None:
+        self.caller = caller
+
+    def __call__(self, published: Published) -> None:
+        self.caller.relay(published)
+
+    @property
+    def wants_reply_text(self) -> bool:
+        return self.caller.wants_reply_text
+
+
 def consumer_of(observer: RunObserver) -> Consumer:
     """How `observer` hears a run: a caller's emitter relays the events; any other observer hears them as calls."""
-    return observer.relay if isinstance(observer, Emitter) else ObserverConsumer(observer)
+    return Relay(observer) if isinstance(observer, Emitter) else ObserverConsumer(observer)
+
+
+class ReplyText(BaseCallbackHandler):
+    """A LangChain callback that hands a streaming model's pieces of text to the run's emitter: only those of the
+    run's own calls (a sub-agent's calls, which inherit it, are told by the sub-agent's own, nested)."""
+
+    def __init__(self, emitter: Emitter, parent: UUID | None = None) -> None:
+        self.emitter, self.parent = emitter, parent
+
+    def on_llm_new_token(self, token: str | list[str | dict[str, Any]], *, parent_run_id: UUID | None = None,
+                         **kwargs: Any) -> None:
+        if parent_run_id != self.parent:
+            return
+        if isinstance(token, list):  # content blocks
+            token = "".join(part if isinstance(part, str) else str(part.get("text", "")) for part in token)
+        if token:
+            self.emitter.on_reply_text(token)
 
 
 class FunctionObserver(RunObserver):
-    """A function given every typed event, as it comes (`agent.stream()` reads a run through one)."""
+    """A function given every typed event, as it comes (`agent.stream()` reads a run through one); with
+    `reply_text`, the reply's pieces too."""
 
-    def __init__(self, function: Callable[[RunEvent], None]) -> None:
+    def __init__(self, function: Callable[[RunEvent], None], reply_text: bool = False) -> None:
         self.function = function
+        self.wants_reply_text = reply_text
 
     def on_event(self, event: RunEvent) -> None:
         self.function(event)

@@ -6,10 +6,11 @@ Every event carries `version` (of this form: a field is only ever added within a
 (the path of sub-agents from the agent given the task down to the one whose event it is; [] for that agent's own),
 `step` (the number of the step it belongs to; 0 before the first) and `time` (seconds since the epoch). The order:
 
-    run_started → (model_call_started → model_call_ended → [tool_started → [approval_asked → approval_answered]
-    → tool_ended] → step_completed)* → finishing → answer → [remembering] → run_ended
+    run_started → (model_call_started → reply_delta* → model_call_ended → [tool_started → [approval_asked →
+    approval_answered] → tool_ended] → step_completed)* → finishing → answer → [remembering] → run_ended
 
-with `warning` anywhere, and `model_call_ended` after every other model call too (the final answer's, a check's);
+with `warning` anywhere, and `model_call_ended` (after its `reply_delta`s) after every other model call too (the
+final answer's, a check's); `reply_delta` only where the model streams and a reader asks for it;
 plan mode gives `plan_made` after its one model call, and `tool_started`, `tool_ended` and `step_completed` per
 planned call. A run that fails or is interrupted goes from where it was to `run_ended`."""
 
@@ -51,6 +52,14 @@ class ModelCallStarted(RunEvent):
 
     type: Literal["model_call_started"] = "model_call_started"
     last_step: int
+
+
+class ReplyDelta(RunEvent):
+    """A piece of the model's reply as it writes it, where the model streams (only to readers that ask for it:
+    `agent.stream()`, `--events jsonl`)."""
+
+    type: Literal["reply_delta"] = "reply_delta"
+    text: str
 
 
 class ModelCallEnded(RunEvent):
@@ -169,8 +178,8 @@ class RunEnded(RunEvent):
 
 
 AnyEvent = Annotated[
-    RunStarted | ModelCallStarted | ModelCallEnded | PlanMade | ToolStarted | ApprovalAsked | ApprovalAnswered
-    | ToolEnded | StepCompleted | WarningRaised | Finishing | AnswerGiven | Remembering | RunEnded,
+    RunStarted | ModelCallStarted | ReplyDelta | ModelCallEnded | PlanMade | ToolStarted | ApprovalAsked
+    | ApprovalAnswered | ToolEnded | StepCompleted | WarningRaised | Finishing | AnswerGiven | Remembering | RunEnded,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)

@@ -284,3 +284,46 @@ def test_events_jsonl_redacts_secrets_and_says_why_a_run_could_not_start(monkeyp
 def test_events_needs_a_task_and_goes_without_json(args: list[str], backend: FakeBackend) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == exit_codes.USAGE and backend.models == []
+
+
+class StreamingModel(ScriptedChatModel):
+    """A scripted model that streams each reply in pieces of five characters, as the embedded model does."""
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
+        result = super()._generate(messages, stop, run_manager, **kwargs)
+        text = result.generations[0].message.text
+        for start in range(0, len(text), 5):
+            if run_manager is not None:
+                run_manager.on_llm_new_token(text[start:start + 5])
+        return result
+
+
+def test_a_stream_asked_for_reply_text_has_the_replies_pieces_between_its_model_calls() -> None:
+    replies = [act("calculator", expression="6*7"), act("FINISH"), "The answer is 42."]
+    events = list(AutoGPT(StreamingModel(replies=replies), tools=[calculator]).stream("6*7?", reply_text=True))
+    calls: list[str] = []
+    for event in events:
+        if event.type == "model_call_started":
+            calls.append("")
+        elif event.type == "reply_delta":
+            calls[-1] += event.text
+        elif event.type == "model_call_ended" and event.step == 2 and len(calls) == 2:
+            calls.append("")  # the finish's answer: a model call of its own, in the same step
+    assert calls == replies
+    assert [event.type for event in events].count("reply_delta") == sum(-(-len(reply) // 5) for reply in replies)
+
+    plain = list(AutoGPT(StreamingModel(replies=replies), tools=[calculator]).stream("6*7?"))
+    assert "reply_delta" not in {event.type for event in plain}  # only where asked: each piece costs a callback
+
+
+def test_a_sub_agents_reply_text_comes_nested_and_only_once() -> None:
+    math = AutoGPT(StreamingModel(replies=[act("FINISH"), "391"]), tools=[calculator], agent_name="math")
+    router = AutoGPT(StreamingModel(replies=[act("math", task="17 * 23?"), act("FINISH"), "It is 391."]),
+                     tools=[math.as_tool("math", "arithmetic")], agent_name="router")
+    deltas: dict[tuple[str, ...], str] = {}
+    for event in router.stream("What is 17 * 23?", reply_text=True):
+        if event.type == "reply_delta":
+            path = tuple(event.agents)
+            deltas[path] = deltas.get(path, "") + event.text
+    assert deltas[("math",)] == act("FINISH") + "391"
+    assert deltas[()] == act("math", task="17 * 23?") + act("FINISH") + "It is 391."

@@ -152,7 +152,9 @@ class RunLifecycle:
             raise ConfigurationError(self.not_resumable)
         result = self.last_run = RunResult(task=task, run_id=run_id or new_run_id(), steps=list(resume))
         events = self._events(verbose, observers)
-        callbacks = unheard_if_silent(merge_callbacks(self.callbacks, callbacks))  # nothing listening: direct calls
+        parent = getattr(callbacks, "parent_run_id", None)  # a sub-agent's: the tool call it runs under
+        callbacks = merge_callbacks(merge_callbacks(self.callbacks, callbacks), events.callbacks(parent))
+        callbacks = unheard_if_silent(callbacks)  # nothing listening: direct calls
         started = time.monotonic()
         events.on_run_start(result, self.max_thought_steps)
         try:
@@ -173,9 +175,10 @@ class RunLifecycle:
         return result
 
     def stream(self, task: str, verbose: bool = False, **options: Any) -> Iterator[RunEvent]:
-        """Run `task`, yielding its typed events as they come (autoagent/run_events.py); `options` are `execute`'s.
-        Leaving the loop early stops the run where it next calls the model or a tool, as Ctrl-C does (its wrap-up
-        and transcript kept): the step under way ends first."""
+        """Run `task`, yielding its typed events as they come (autoagent/run_events.py); `options` are `execute`'s,
+        and `reply_text=True` adds the reply's pieces as the model writes them (reply_delta). Leaving the loop
+        early stops the run where it next calls the model, as Ctrl-C does (its wrap-up and transcript kept): the
+        step under way ends first."""
         from .streaming import stream
 
         return stream(self, task, {"verbose": verbose, **options})

@@ -71,7 +71,8 @@ class RunThread:
             self._taken.acquire()  # as a generator would: the run goes on when its reader asks for more
 
     def _main(self) -> None:
-        observers = [*self.options.pop("observers", ()), FunctionObserver(self._hear)]  # last: the others hear all
+        reader = FunctionObserver(self._hear, reply_text=self.options.pop("reply_text", False))
+        observers = [*self.options.pop("observers", ()), reader]  # the reader last: the others hear every event
         try:
             self.result = self.agent.execute(self.task, observers=observers, **self.options)
         except KeyboardInterrupt as err:
