@@ -12,6 +12,7 @@ from .api_keys import load_settings_files, unreadable_settings
 from .commands.batch import batch
 from .commands.doctor import doctor
 from .commands.help import describe, help_command
+from .commands.mcp import mcp
 from .commands.memory import memory
 from .commands.run import EPILOG, run
 from .commands.runs import runs
@@ -161,6 +162,7 @@ cli.add_command(runs)
 cli.add_command(doctor)
 cli.add_command(batch)
 cli.add_command(serve)
+cli.add_command(mcp)
 cli.add_command(help_command)
 
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..serve.access import is_loopback, token_problem
 from .run_options import settings_options
+
+if TYPE_CHECKING:
+    from ..serve.access import Access
+    from ..serve.connections import GatedSocket
 
 EPILOG = """\b
 Routes (Agent Protocol v1): POST/GET /ap/v1/agent/tasks, GET /ap/v1/agent/tasks/{id},
@@ -30,27 +35,41 @@ over --max-upload-mb gets 413. A connection that sends no request head within 10
 past the cap on connections the one that has waited longest for a head makes room.
 """
 
-__all__ = ["is_loopback", "serve"]
+__all__ = ["access_options", "is_loopback", "serve"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+_ACCESS_OPTIONS = [
+    click.option("--host", default="127.0.0.1", envvar="AUTOAGENT_SERVE_HOST", show_envvar=True,
+                 help="Address to listen on."),
+    click.option("--port", type=click.IntRange(0, 65535), default=8000, envvar="AUTOAGENT_SERVE_PORT",
+                 show_envvar=True, help="Port to listen on."),
+    click.option("--token", envvar="AUTOAGENT_SERVE_TOKEN", show_envvar=True,
+                 help="Bearer token every request must carry, at least 16 characters [default: a new one at each "
+                      "start, written to $AUTOAGENT_HOME/serve/token]. "
+                      "Given as this flag it is visible to every local user in /proc/<pid>/cmdline: prefer "
+                      "AUTOAGENT_SERVE_TOKEN, or let the server make one."),
+    click.option("--no-token", is_flag=True,
+                 help="Loopback only: serve without a token, so that any account on this machine can drive the "
+                      "agent."),
+    click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", envvar="AUTOAGENT_SERVE_ALLOW_HOSTS",
+                 show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for "
+                                        "any, which needs the token)."),
+    click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+                 envvar="AUTOAGENT_SERVE_ALLOW_ORIGINS", show_envvar=True,
+                 help="A web page origin (http://localhost:3000) allowed to change state, with CORS (repeatable)."),
+]
+
+
+def access_options(command: _F) -> _F:
+    """The options of a server's address and access rules (`autoagent serve`, `autoagent mcp --http`)."""
+    for option in reversed(_ACCESS_OPTIONS):
+        command = option(command)
+    return command
 
 
 @click.command("serve", epilog=EPILOG, context_settings={"show_default": True})
-@click.option("--host", default="127.0.0.1", envvar="AUTOAGENT_SERVE_HOST", show_envvar=True,
-              help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, envvar="AUTOAGENT_SERVE_PORT", show_envvar=True,
-              help="Port to listen on.")
-@click.option("--token", envvar="AUTOAGENT_SERVE_TOKEN", show_envvar=True,
-              help="Bearer token every request must carry, at least 16 characters [default: a new one at each start, "
-                   "written to $AUTOAGENT_HOME/serve/token]. "
-                   "Given as this flag it is visible to every local user in /proc/<pid>/cmdline: prefer "
-                   "AUTOAGENT_SERVE_TOKEN, or let the server make one.")
-@click.option("--no-token", is_flag=True,
-              help="Loopback only: serve without a token, so that any account on this machine can drive the agent.")
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", envvar="AUTOAGENT_SERVE_ALLOW_HOSTS",
-              show_envvar=True, help="Another name the server answers to in the Host header (repeatable; * for any, "
-                                     "which needs the token).")
-@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
-              envvar="AUTOAGENT_SERVE_ALLOW_ORIGINS", show_envvar=True,
-              help="A web page origin (http://localhost:3000) allowed to change state, with CORS (repeatable).")
+@access_options
 @click.option("--max-upload-mb", type=click.IntRange(min=1), default=100, envvar="AUTOAGENT_SERVE_MAX_UPLOAD_MB",
               show_envvar=True, help="Largest artifact upload, in MiB (413 past it).")
 @click.option("--max-live-tasks", type=click.IntRange(min=1), default=8, envvar="AUTOAGENT_SERVE_MAX_LIVE_TASKS",
@@ -61,6 +80,24 @@ __all__ = ["is_loopback", "serve"]
 def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: tuple[str, ...],
           allow_origins: tuple[str, ...], max_upload_mb: int, max_live_tasks: int, **options: Any) -> None:
     """Serve the agent over HTTP through the Agent Protocol (tasks, steps, artifacts)."""
+    from ..serve.app import create_app
+    from ..serve.connections import serve_on
+    from ..serve.limits import MIB, Limits
+    from .run import settings_from_options
+
+    with served_on(host, port, token, no_token, allow_hosts, allow_origins) as (sock, access, url, made):
+        limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
+        app = create_app(settings_from_options(options), access, limits=limits)
+        click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
+        tell_token(no_token, made, f"{url}/ap/v1/agent/tasks", f"  docs: {url}/docs?token=<token>")
+        serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
+
+
+@contextlib.contextmanager
+def served_on(host: str, port: int, token: str | None, no_token: bool, allow_hosts: tuple[str, ...],
+              allow_origins: tuple[str, ...]) -> Iterator[tuple[GatedSocket, Access, str, bool]]:
+    """The listening socket, the access rules, the server's URL and whether its token was made here, for a server
+    of `autoagent serve`'s options (usage errors first; the port bound before a word is said)."""
     if no_token and not is_loopback(host):
         raise click.UsageError(f"--no-token is for loopback only; --host {host} reaches beyond this machine, so every "
                                "request must carry a token")
@@ -71,11 +108,8 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
                                "drive the agent: keep the token, or name the hosts")
     if token and (problem := token_problem(token)) is not None:
         raise click.UsageError(problem)
-    from ..serve.access import Access, host_name, server_token, token_path
-    from ..serve.app import create_app
-    from ..serve.connections import listening_socket, serve_on
-    from ..serve.limits import MIB, Limits
-    from .run import settings_from_options
+    from ..serve.access import Access, host_name, server_token
+    from ..serve.connections import listening_socket
 
     shown = f"[{host}]" if ":" in host else host
     try:  # the port is ours before a word is said: a program holding it hears nothing about the server or its token
@@ -88,19 +122,21 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
         access = Access(token=None if no_token else served, bind=host,
                         hosts=frozenset(host_name(name) if name != "*" else name for name in _split(allow_hosts)),
                         origins=frozenset(origin.rstrip("/").lower() for origin in _split(allow_origins)))
-        limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
-        app = create_app(settings_from_options(options), access, limits=limits)
-        url = f"http://{shown}:{port}"
-        click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
-        if no_token:
-            click.echo("  no token (--no-token): any account on this machine can drive the agent", err=True)
-        elif made:
-            click.echo(f"  its token, new at each start, is in {token_path()} (0600); send it with each request, e.g.\n"
-                       f"  curl -H \"Authorization: Bearer $(cat {token_path()})\" {url}/ap/v1/agent/tasks\n"
-                       f"  docs: {url}/docs?token=<token>", err=True)
-        else:
-            click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
-        serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
+        yield sock, access, f"http://{shown}:{port}", made
+
+
+def tell_token(no_token: bool, made: bool, url: str, more: str = "") -> None:
+    """How a client sends the token, on stderr."""
+    from ..serve.access import token_path
+
+    if no_token:
+        click.echo("  no token (--no-token): any account on this machine can drive the agent", err=True)
+    elif made:
+        click.echo(f"  its token, new at each start, is in {token_path()} (0600); send it with each request, e.g.\n"
+                   f"  curl -H \"Authorization: Bearer $(cat {token_path()})\" {url}" + (f"\n{more}" if more else ""),
+                   err=True)
+    else:
+        click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

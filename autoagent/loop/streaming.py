@@ -119,8 +119,10 @@ async def astream(agent: Executes, task: str, options: dict[str, Any]) -> AsyncI
         await asyncio.shield(asyncio.to_thread(run.thread.join))
 
 
-async def aexecute(agent: Executes, task: str, options: dict[str, Any]) -> RunResult:
-    """`execute` for asyncio; cancelled, the run stops as a stream left early does, then the cancellation goes on."""
+async def aexecute(agent: Executes, task: str, options: dict[str, Any],
+                   on_cancel: Callable[[], None] = lambda: None) -> RunResult:
+    """`execute` for asyncio; cancelled, the run stops as a stream left early does (`on_cancel` first lets go of
+    whatever the run may be waiting on), then the cancellation goes on."""
     loop = asyncio.get_running_loop()
     ended: asyncio.Future[None] = loop.create_future()
 
@@ -137,6 +139,7 @@ async def aexecute(agent: Executes, task: str, options: dict[str, Any]) -> RunRe
         await ended
     except asyncio.CancelledError:
         run.stop()
+        on_cancel()
         await asyncio.shield(asyncio.to_thread(run.thread.join))
         raise
     if run.error is not None:
