@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from .advice import Advisor
     from .checks import NamedCheck
     from .events import RunObserver
+    from .instructions import ProjectInstructions
     from .llm.profile import ModelProfile
     from .loop.lifecycle import Agent, AgentOptions
 
@@ -60,6 +62,8 @@ class Settings:
     mcp_config: Path | None = None
     agents_file: Path | None = None  # a TOML file of agents that call each other as tools (autoagent/subagents/)
     output_schema: Path | None = None  # a JSON Schema the final answer must meet (autoagent/typed_output.py)
+    instructions: Path | None = None  # standing instructions (autoagent/instructions.py); None: the workspace's
+    no_instructions: bool = False  # AGENTS.md, unless this is set
 
     def resolved_model(self) -> str:
         """The model spec in use: the configured one, else this machine's default."""
@@ -82,7 +86,7 @@ class Settings:
         """Settings back from `to_record` (unknown keys from other versions are ignored)."""
         known = {item.name for item in fields(cls)}
         values = {key: value for key, value in record.items() if key in known}
-        for key in ("workspace", "prompts_dir", "mcp_config", "agents_file", "output_schema"):
+        for key in ("workspace", "prompts_dir", "mcp_config", "agents_file", "output_schema", "instructions"):
             if values.get(key) is not None:
                 values[key] = Path(values[key])
         values["tools_modules"] = [Path(item) for item in values.get("tools_modules") or []]
@@ -137,7 +141,7 @@ def build_agent(
     options = AgentOptions(lang=settings.lang, callbacks=callbacks, observers=observers,
                            approver=Approver(auto_approve=settings.yes), tool_timeout=settings.tool_timeout,
                            advisors=_advisors(settings, profile), checks=_checks(settings), profile=profile,
-                           output_type=_output_type(settings))
+                           output_type=_output_type(settings), instructions=project_instructions(settings))
     if settings.mode == "plan":
         from .errors import ConfigurationError
 
@@ -230,6 +234,19 @@ def _offers_python(settings: Settings, profile: ModelProfile) -> bool:
     from .tools.sandbox import bwrap_problem
 
     return bwrap_problem() is None
+
+
+def project_instructions(settings: Settings) -> ProjectInstructions | None:
+    """The standing instructions a run of `settings` reads: --instructions FILE, else the workspace's AGENTS.md;
+    none with --no-instructions. A file cut to its first part says so, once."""
+    if settings.no_instructions:
+        return None
+    from .instructions import read_instructions
+
+    instructions = read_instructions(settings.workspace, settings.instructions)
+    if instructions is not None and instructions.cut:
+        logging.getLogger("autoagent").warning(instructions.warning())
+    return instructions
 
 
 def _output_type(settings: Settings) -> Any:

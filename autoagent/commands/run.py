@@ -233,6 +233,14 @@ def run_once(
     output = output or Output()
     display = TerminalDisplay(show_steps=verbose and output.answer)
     record = (settings or Settings()).to_record()
+    instructions = getattr(getattr(agent, "options", None), "instructions", None)
+    if instructions is not None:  # kept with the run, and said once
+        record["project_instructions"] = instructions.record()  # not a setting: from_record leaves it
+        if verbose:
+            from ..text import escape_controls
+
+            click.echo(escape_controls(f"instructions: {instructions.source} ({instructions.chars:,} characters)"),
+                       err=True)
     writer = TranscriptWriter(record, run_id=resumed.run_id if resumed else None)
     answer = AnswerPrinter(enabled=output.answer)
     code = codes.OK

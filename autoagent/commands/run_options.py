@@ -115,6 +115,13 @@ _OPTIONS = [
                  help="A Python file whose CHECKS list judges each drafted final answer (a check takes an "
                       "autoagent.checks.CheckContext and returns a Verdict; repeatable). Installed packages add checks "
                       "under the autoagent.checks entry-point group."),
+    click.option("--instructions", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 envvar="AUTOAGENT_INSTRUCTIONS", show_envvar=True,
+                 help="A file of standing instructions (conventions, what to avoid) given to the model in every prompt "
+                      "after its role [default: AGENTS.md at the workspace's root, where there is one]; prompt "
+                      "text only, cut past 8,000 characters (docs/configuration.md#project-instructions)."),
+    click.option("--no-instructions", is_flag=True,
+                 help="Read no standing instructions, not even the workspace's AGENTS.md."),
     click.option("--output-schema", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_OUTPUT_SCHEMA", show_envvar=True,
                  help="A JSON Schema file the final answer must meet: the answer is one JSON value of it (held to it "

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..acting.approval import Approver
     from ..advice import Advisor
     from ..checks import CheckContext, Verdict
+    from ..instructions import ProjectInstructions
     from ..llm.profile import ModelProfile
     from ..llm.reply_caps import ReplyCaps
     from ..memory.long_term import LongTermMemory
@@ -85,6 +86,7 @@ class AgentOptions:
     # what the final answer must be: a pydantic model, a type pydantic validates, or a JSON Schema (a dict); the
     # run's `output` holds the value (autoagent/typed_output.py)
     output_type: Any = None
+    instructions: ProjectInstructions | None = None  # a project's standing instructions (AGENTS.md): prompt text
 
 
 def gather_options(
@@ -130,6 +132,9 @@ class RunLifecycle:
         self.toolbox = Toolbox(tools, **toolbox_options(options.approver, options.tool_timeout),
                                prompts=self.prompts)  # the tools' notes to the model in the run's language
         role = agent_role if agent_role is not None else self.prompts.render("default_role").strip()
+        if options.instructions is not None:  # the project's standing instructions, after the role in every prompt
+            role = self.prompts.render("role_with_instructions", role=role, source=options.instructions.source,
+                                       text=options.instructions.text).strip()
         self.identity = {"ai_name": agent_name, "ai_role": role}
         self.max_thought_steps = max_thought_steps
         self.callbacks = options.callbacks
