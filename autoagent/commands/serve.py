@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 EPILOG = """\b
 Routes (Agent Protocol v1): POST/GET /ap/v1/agent/tasks, GET /ap/v1/agent/tasks/{id},
-POST/GET /ap/v1/agent/tasks/{id}/steps, GET .../steps/{step_id}, GET/POST .../artifacts,
-GET .../artifacts/{artifact_id}. Each POST .../steps runs one step; a step that waits for approval
+POST/GET /ap/v1/agent/tasks/{id}/steps, POST .../steps/stream (the step's events as Server-Sent
+Events, then the step), GET .../steps/{step_id}, GET/POST .../artifacts, GET .../artifacts/{artifact_id}.
+Each POST .../steps runs one step; a step that waits for approval
 has status "running" and asks for y, n or feedback as the next step's input (--yes: no questions).
 Each task has its own workspace and transcript under $AUTOAGENT_HOME/serve/tasks/<id>/ and
 $AUTOAGENT_HOME/runs/; a restarted server lists its tasks and continues them. On the embedded model

@@ -3,9 +3,11 @@ origin, token: access.py) and the size limits (limits.py), the docs pages includ
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
@@ -15,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException
 
 from .. import __version__
+from ..redact import redacted
 from . import artifacts as files
 from .access import Access, AccessGuard, query_token
 from .limits import BodyLimit, Limits
@@ -34,6 +37,7 @@ from .sessions import TaskBusy, TooManyLiveTasks
 from .store import TaskNotFound
 
 if TYPE_CHECKING:
+    from ..run_events import RunEvent
     from ..settings import Settings
 
 PREFIX = "/ap/v1/agent"
@@ -114,6 +118,18 @@ def create_app(settings: Settings, access: Access, service: TaskService | None =
         limits.check_input((body.input if body else None), "step's input")
         return service.execute(task_id, body or StepRequestBody())
 
+    @app.post(f"{PREFIX}/tasks/{{task_id}}/steps/stream", response_class=StreamingResponse,
+              responses={200: {"content": {"text/event-stream": {}}}})
+    async def stream_agent_task_step(task_id: str, body: StepRequestBody | None = None) -> StreamingResponse:
+        """Execute the task's next step as POST .../steps does, its run's events streamed as Server-Sent Events as
+        they happen (`event: <type>`, `data:` the event's JSON, docs/events.md), then `event: step` with the step;
+        `event: error` with a message where the step fails."""
+        limits.check_input((body.input if body else None), "step's input")
+        if service.record(task_id).state == "finished":
+            raise TaskFinished(f"task {task_id} is finished: it has no next step")
+        return StreamingResponse(step_events(service, task_id, body or StepRequestBody()),
+                                 media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
     @app.get(f"{PREFIX}/tasks/{{task_id}}/steps/{{step_id}}", response_model=Step)
     def get_agent_task_step(task_id: str, step_id: str) -> Step:
         return service.step(task_id, step_id)
@@ -156,3 +172,32 @@ def create_app(settings: Settings, access: Access, service: TaskService | None =
                                  headers={"Content-Disposition": files.disposition(name)})
 
     return app
+
+
+async def step_events(service: TaskService, task_id: str, body: StepRequestBody) -> AsyncIterator[str]:
+    """The SSE stream of one step: the run's events while it works (redacted), then the step, or an error."""
+    loop = asyncio.get_running_loop()
+    heard: asyncio.Queue[RunEvent] = asyncio.Queue()
+
+    def listener(event: RunEvent) -> None:  # in the run's thread
+        loop.call_soon_threadsafe(heard.put_nowait, event)
+
+    step = asyncio.create_task(asyncio.to_thread(service.execute, task_id, body, listener))
+    try:
+        while not (step.done() and heard.empty()):
+            waiting = asyncio.create_task(heard.get())
+            await asyncio.wait({waiting, step}, return_when=asyncio.FIRST_COMPLETED)
+            if waiting.done():
+                yield sse(waiting.result().type, redacted(waiting.result().model_dump(mode="json")))
+            else:
+                waiting.cancel()
+        done = step.result()
+    except Exception as err:  # the stream has begun: the client reads the error as an event
+        yield sse("error", {"message": str(err)})
+        return
+    yield sse("step", json.loads(done.model_dump_json()))
+
+
+def sse(kind: str, data: Any) -> str:
+    """One Server-Sent Event."""
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

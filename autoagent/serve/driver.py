@@ -14,6 +14,7 @@ from typing import Any
 from ..acting.approval import Approver, Verdict
 from ..events import RunObserver
 from ..reply import Action, ThoughtAndAction
+from ..run_events import RunEvent
 from ..steps import RunResult, Step
 
 GO = "\x00go"  # what lets a paused run take its next step
@@ -60,6 +61,8 @@ class RunDriver(RunObserver):
         self.thread: threading.Thread | None = None
         self.waiting_for: Pause | None = None  # the pause the run is in now
         self.thought = ""  # the thought behind the action about to run
+        self.listener: Callable[[RunEvent], None] | None = None  # hears the events of the step under way
+        self._held: RunEvent | None = None  # the event of a model call the run waits to make
 
     @property
     def alive(self) -> bool:
@@ -99,9 +102,18 @@ class RunDriver(RunObserver):
             if not self._ended:
                 self._outbox.put(Pause("end", self._collected, error=str(err) or type(err).__name__))
 
+    def on_event(self, event: RunEvent) -> None:
+        if event.type == "model_call_started" and self._thought:  # the run pauses first: the next step's event
+            self._held = event
+        elif self.listener is not None:
+            self.listener(event)
+
     def on_thinking(self, number: int, max_steps: int) -> None:
         if self._thought:
             self.pause(Pause("step"))
+            held, self._held = self._held, None
+            if held is not None and self.listener is not None:  # the step the client asked for begins with it
+                self.listener(held)
         self._thought = True
 
     def on_tool_start(self, action: Action, decision: ThoughtAndAction | None = None) -> None:

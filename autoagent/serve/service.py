@@ -7,6 +7,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from .sessions import Sessions
 from .store import TaskNotFound, TaskRecord, TaskStore
 
 if TYPE_CHECKING:
+    from ..run_events import RunEvent
     from ..settings import Settings
 
 QUESTION = ("Answer with the next step's input: y = yes, y -N = yes to this and the next N actions, a = always allow "
@@ -72,8 +74,9 @@ class TaskService:
                 return step
         raise TaskNotFound(f"task {task_id} has no step with id {step_id!r}")
 
-    def execute(self, task_id: str, body: StepRequestBody) -> Step:
-        """The task's next step: the run starts, goes on, or (with this input as the answer) leaves its approval."""
+    def execute(self, task_id: str, body: StepRequestBody, listener: Callable[[RunEvent], None] | None = None) -> Step:
+        """The task's next step: the run starts, goes on, or (with this input as the answer) leaves its approval;
+        `listener` hears the run's events while the step works."""
         record = self.store.get(task_id)
         session = self.sessions.get(task_id)
         with session.lock:
@@ -94,11 +97,13 @@ class TaskService:
             workspace = self.store.workspace(task_id)
             before = files.list_files(workspace)
             queued = self._hold_model()
+            driver.listener = listener
             try:
                 if pause is not None and pause.kind == "approval":
                     self._answered(task_id)
                 next_pause = driver.advance(answer if pause is not None and pause.kind == "approval" else GO)
             finally:
+                driver.listener = None
                 if self.model_lock is not None:
                     self.model_lock.release()
             written = files.changed(before, files.list_files(workspace))
