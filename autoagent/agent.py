@@ -17,6 +17,7 @@ from langchain_core.tools import BaseTool
 from .acting.effects import Session, session
 from .advice import RunSetup, start_advisors
 from .checks import named
+from .errors import ModelUnavailableError
 from .events import RunObserver
 from .llm.profile import ModelProfile, model_name
 from .llm.reply_caps import ReplyCaps
@@ -87,17 +88,22 @@ class AutoGPT(RunLifecycle):
             self.checks.append(self.output.check(self.prompts))
         self.protocol = make_protocol(options.protocol, self.prompts, self.toolbox, self.identity,
                                       compact=options.compact_thoughts)
-        self.models = StepModels(self.protocol, llm)
-        self.drafter = Drafter(llm, self.protocol, self.prompts, self.prompts.build("finish_instruction",
-                                                                                    **self.identity), self.reply_caps,
-                               self._typed_finish())
+        self.primary, self.fallback = llm, options.fallback
+        self._use(llm)
 
-    def _typed_finish(self) -> TypedFinish | None:
+    def _use(self, llm: BaseChatModel) -> None:
+        """Call `llm` from now on: the agent's own model, or the fallback for the rest of a run."""
+        self.llm = llm
+        self.models = StepModels(self.protocol, llm)
+        finish = self.prompts.build("finish_instruction", **self.identity)
+        self.drafter = Drafter(llm, self.protocol, self.prompts, finish, self.reply_caps, self._typed_finish(llm))
+
+    def _typed_finish(self, llm: BaseChatModel) -> TypedFinish | None:
         """How the finish prompt asks for an answer of the output type, and the model held to it; None: free text."""
         if self.output is None:
             return None
         template = self.prompts.build("finish_typed", **self.identity, output_schema=self.output.shown())
-        return TypedFinish(template, held_to_schema(self.llm, self.output.schema))
+        return TypedFinish(template, held_to_schema(llm, self.output.schema))
 
     def run(self, task: str, verbose: bool = False) -> str:
         """Run `task` and return the final answer; `last_run` holds the steps and the stop reason."""
@@ -136,12 +142,28 @@ class AutoGPT(RunLifecycle):
         last = first + self.max_thought_steps - 1
         for number in range(first, last + 1):
             run.events.on_thinking(number, last)
-            outcome = self._step(number, run)
+            outcome = self._step_or_fall_back(number, run)
             run.record(outcome.step)
             ending = outcome.ending or run.ending(self.max_parse_retries)
             if ending is not None:
                 return ending
         return Ending(StopReason.MAX_STEPS)
+
+    def _step_or_fall_back(self, number: int, run: RunState) -> StepOutcome:
+        """The step; where the model fails after its retries and there is a fallback, the run goes on with it from
+        this step."""
+        try:
+            return self._step(number, run)
+        except ModelUnavailableError as err:
+            if self.fallback is None or self.llm is self.fallback:
+                raise
+            name = model_name(self.fallback)
+            run.events.on_warning(f"the model failed ({err}); the run goes on with the fallback model {name}")
+            self._use(self.fallback)
+            run.meter.use(self.fallback, price_of(name))
+            run.actor.review.drafter = self.drafter
+            run.limit = prompt_limit(self.fallback, self.context_window) - self.protocol.fixed_tokens()
+            return self._step(number, run)
 
     def _step(self, number: int, run: RunState) -> StepOutcome:
         """One turn: think (the model is called, or the next call of its last reply is taken), parse, act; the
@@ -161,8 +183,9 @@ class AutoGPT(RunLifecycle):
             read = decisions if isinstance(decisions, Step) else decisions[0]
             run.queued = [] if isinstance(decisions, Step) else decisions[1:]
         outcome = StepOutcome(read) if isinstance(read, Step) else run.actor.act(number, reply, read, turn)
+        answered = model_name(self.llm) if self.llm is not self.primary else ""
         step = replace(outcome.step, seconds=time.monotonic() - began - outcome.waited, input_tokens=tokens[0],
-                       output_tokens=tokens[1], in_reply_of=carrier)
+                       output_tokens=tokens[1], in_reply_of=carrier, model=answered)
         return replace(outcome, step=step)
 
     def _start(self, result: RunResult, events: RunObserver, callbacks: Callbacks, began_at: float) -> RunState:
@@ -187,7 +210,11 @@ class AutoGPT(RunLifecycle):
                         began=len(result.steps))
 
     def _wrap_up(self, result: RunResult, events: RunObserver) -> None:
-        """Remember the run, when the agent has a long-term memory."""
-        if self.long_term_memory is not None:
-            events.on_remembering(result)
-            remember(self.long_term_memory, result, self.llm)
+        """Remember the run, when the agent has a long-term memory; the next run begins on the agent's own model."""
+        try:
+            if self.long_term_memory is not None:
+                events.on_remembering(result)
+                remember(self.long_term_memory, result, self.llm)
+        finally:
+            if self.llm is not self.primary:
+                self._use(self.primary)

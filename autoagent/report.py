@@ -71,6 +71,7 @@ def _step_shape(levels: int) -> dict[str, Any]:
             "input_tokens": _NUMBER,
             "output_tokens": _NUMBER,
             "check": {"type": "string"},
+            "model": {"type": "string"},  # only in a step a fallback model answered
         },
     }
     if levels:

@@ -131,6 +131,7 @@ class StepCompleted(RunEvent):
     input_tokens: int
     output_tokens: int
     check: str = ""
+    model: str = ""  # the fallback model that answered, where one did
 
 
 class WarningRaised(RunEvent):

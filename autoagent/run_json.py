@@ -28,6 +28,7 @@ def step_to_json(step: Step) -> dict[str, Any]:
         "input_tokens": step.input_tokens,
         "output_tokens": step.output_tokens,
         "check": step.check,
+        **({"model": step.model} if step.model else {}),  # a fallback's answer
         **({"sub_run": sub_run_to_json(step.sub_run)} if step.sub_run is not None else {}),
     }
 

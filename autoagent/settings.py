@@ -62,6 +62,8 @@ class Settings:
     mcp_config: Path | None = None
     agents_file: Path | None = None  # a TOML file of agents that call each other as tools (autoagent/subagents/)
     output_schema: Path | None = None  # a JSON Schema the final answer must meet (autoagent/typed_output.py)
+    fallback_model: str | None = None  # the model a run goes on with when its own fails after its retries
+    fallback_base_url: str | None = None  # an OpenAI-compatible server of the fallback model
     instructions: Path | None = None  # standing instructions (autoagent/instructions.py); None: the workspace's
     no_instructions: bool = False  # AGENTS.md, unless this is set
 
@@ -157,6 +159,9 @@ def build_agent(
 
         memory = LongTermMemory.open(spec, base_url=base_url)
     budget = Budget(settings.max_seconds, settings.max_tokens, settings.max_cost)
+    if settings.fallback_model:  # loaded now: a fallback that cannot load is said at the start, not mid-run
+        fallback = _chat_model(replace(settings, base_url=settings.fallback_base_url), settings.fallback_model)
+        options = replace(options, fallback=fallback)
     options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
                       compact_thoughts=_compact(settings, profile), protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,

@@ -67,6 +67,7 @@ class Step:
     in_reply_of: int = 0  # the earlier step whose reply made this call too (native tool calling); 0: its own
     sub_run: SubRun | None = None  # the run of the sub-agent this step called (autoagent/subagents/)
     changed: tuple[str, ...] | None = None  # workspace files the call changed, where its tool says (Effects)
+    model: str = ""  # the model that answered, where it was not the run's own (a fallback); "" for the run's own
 
     @property
     def action(self) -> Action | None:

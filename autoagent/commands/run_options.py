@@ -115,6 +115,12 @@ _OPTIONS = [
                  help="A Python file whose CHECKS list judges each drafted final answer (a check takes an "
                       "autoagent.checks.CheckContext and returns a Verdict; repeatable). Installed packages add checks "
                       "under the autoagent.checks entry-point group."),
+    click.option("--fallback-model", metavar="SPEC", envvar="AUTOAGENT_FALLBACK_MODEL", show_envvar=True,
+                 help="A model (as --model takes) the run goes on with, from the step that failed, when its own "
+                      "fails after its retries (unreachable, server errors, rate limits); a warning says so, the step "
+                      "and --json name it, and the budgets cover both."),
+    click.option("--fallback-base-url", metavar="URL", envvar="AUTOAGENT_FALLBACK_BASE_URL", show_envvar=True,
+                 help="The OpenAI-compatible server of --fallback-model."),
     click.option("--instructions", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                  envvar="AUTOAGENT_INSTRUCTIONS", show_envvar=True,
                  help="A file of standing instructions (conventions, what to avoid) given to the model in every prompt "

@@ -87,6 +87,7 @@ class AgentOptions:
     # run's `output` holds the value (autoagent/typed_output.py)
     output_type: Any = None
     instructions: ProjectInstructions | None = None  # a project's standing instructions (AGENTS.md): prompt text
+    fallback: BaseChatModel | None = None  # the model a run goes on with when its own fails after its retries
 
 
 def gather_options(

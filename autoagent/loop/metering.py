@@ -38,6 +38,15 @@ class Meter:
         if price is not None and usage.cost_usd is None:
             usage.cost_usd = cost_of(usage, price)
 
+    def use(self, llm: Any, price: tuple[float, float] | None) -> None:
+        """Count and price the calls of `llm` from now on (a fallback): the usage so far stays, and the budget
+        covers both; where either model's price is unknown, so is the run's cost."""
+        self.llm, self.model = llm, model_name(llm)
+        if price is None or self.price is None:
+            self.price, self.usage.cost_usd = None, None
+        else:
+            self.price = price
+
     def count(self, messages: list[BaseMessage]) -> int:
         """The prompt's size in tokens."""
         return count_tokens(self.llm, messages)

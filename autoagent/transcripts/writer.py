@@ -84,7 +84,8 @@ def step_record(step: Step) -> dict[str, Any]:
             "observation": step.observation, "success": step.success, "seconds": step.seconds,
             "input_tokens": step.input_tokens, "output_tokens": step.output_tokens, "check": step.check,
             "in_reply_of": step.in_reply_of, **({"sub_run": sub_run_record(step.sub_run)} if step.sub_run else {}),
-            **({"changed": list(step.changed)} if step.changed is not None else {})}
+            **({"changed": list(step.changed)} if step.changed is not None else {}),
+            **({"model": step.model} if step.model else {})}
 
 
 def sub_run_record(sub_run: SubRun) -> dict[str, Any]:
@@ -116,7 +117,8 @@ def step_from_record(record: dict[str, Any]) -> Step:
                 output_tokens=int(record.get("output_tokens", 0)), check=str(record.get("check", "")),
                 in_reply_of=int(record.get("in_reply_of", 0)),
                 sub_run=sub_run_from_record(record["sub_run"]) if record.get("sub_run") else None,
-                changed=tuple(record["changed"]) if isinstance(record.get("changed"), list) else None)
+                changed=tuple(record["changed"]) if isinstance(record.get("changed"), list) else None,
+                model=str(record.get("model", "")))
 
 
 class TranscriptWriter(RunObserver):
