@@ -5,6 +5,7 @@ both, and the next run begins on the agent's own model again."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,40 @@ def test_the_cli_loads_the_fallback_and_says_so(backend: FakeBackend, monkeypatc
     report = json.loads(result.stdout)
     assert report["finished"] and report["steps"][1]["model"] == "backup-model"
     assert "the run goes on with the fallback model backup-model" in result.stderr
+
+
+def test_a_model_server_stopped_mid_run_leaves_the_run_to_the_fallback(monkeypatch: pytest.MonkeyPatch,
+                                                                       isolated_home: Path) -> None:
+    import threading
+
+    from click.testing import CliRunner
+
+    from autoagent.cli import cli
+
+    from .fake_openai import FakeOpenAI
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("AUTOAGENT_RETRY_BASE_DELAY", "0.01")  # the retries, quickly
+    first, second = FakeOpenAI(act("calculator", expression="6*7")), FakeOpenAI(act("FINISH"), "42")
+
+    def stop_after_one_reply() -> None:
+        first.wait_for_requests(1)
+        time.sleep(0.3)
+        first.close()  # the server goes away mid-run
+
+    stopper = threading.Thread(target=stop_after_one_reply)
+    stopper.start()
+    try:
+        result = CliRunner().invoke(cli, ["--json", "--no-memory", "--model", "openai:gpt-4o-mini", "--base-url",
+                                          first.base_url, "--fallback-model", "openai:gpt-4o-mini",
+                                          "--fallback-base-url", second.base_url, "6*7?"])
+    finally:
+        stopper.join()
+        second.close()
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["finished"] and report["answer"] == "42"
+    assert "model" not in report["steps"][0] and report["steps"][1]["model"] == "gpt-4o-mini"
+    assert "the run goes on with the fallback model gpt-4o-mini" in result.stderr
+    [transcript] = (isolated_home / "runs").glob("*.jsonl")
+    assert "the run goes on with the fallback model" in transcript.read_text()  # the switch, recorded
