@@ -171,8 +171,11 @@ def test_over_http_with_the_token_as_serve_has_it(model: FakeOpenAI, tmp_path: P
                 assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
                 time.sleep(0.2)
         assert refused.status_code == 401
-        assert httpx.post(url, json={}, headers={"Authorization": f"Bearer {TOKEN}", "Host": "evil.example"}
-                          ).status_code == 400
+        bearer = {"Authorization": f"Bearer {TOKEN}"}
+        assert httpx.post(url, json={}, headers={**bearer, "Host": "evil.example"}).status_code == 400
+        assert httpx.post(url, json={}, headers={**bearer, "Origin": "http://evil.example"}).status_code == 403
+        assert httpx.post(url, content=b"{" + b" " * (2 << 20) + b"}", headers={**bearer, "Content-Type":
+                                                                              "application/json"}).status_code == 413
 
         async def main() -> Any:
             client = httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
@@ -187,3 +190,12 @@ def test_over_http_with_the_token_as_serve_has_it(model: FakeOpenAI, tmp_path: P
         server.communicate(timeout=30)
     assert not result.isError and result.content[0].text == "42" and len(progress) == 2
     assert json.loads(json.dumps(result.structuredContent))["finished"]
+
+
+def test_a_task_too_long_is_refused_as_serve_refuses_it(model: FakeOpenAI, tmp_path: Path) -> None:
+    async def too_long(session: ClientSession) -> types.CallToolResult:
+        return await session.call_tool("run_task", {"task": "x" * 100_001})
+
+    result = over_stdio(tmp_path, server_args(model, tmp_path / "ws"), too_long)
+    assert result.isError and "at most 100,000 are taken" in result.content[0].text
+    assert model.chat_requests == []  # nothing ran

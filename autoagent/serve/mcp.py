@@ -24,6 +24,7 @@ from ..redact import redacted
 from ..run_json import run_to_json, step_to_json
 from ..text import shorten
 from .access import Access, AccessGuard
+from .limits import BodyLimit, Limits
 
 if TYPE_CHECKING:
     from ..run_events import RunEvent
@@ -112,6 +113,11 @@ class McpAgent:
         from ..loop.streaming import aexecute
         from ..transcripts.writer import TranscriptWriter
 
+        limit = Limits().input_chars
+        if len(task) > limit:  # as serve refuses an input this long
+            return CallToolResult(content=[TextContent(type="text", text=f"the task has {len(task):,} characters; "
+                                                                         f"at most {limit:,} are taken")],
+                                  isError=True)
         async with self._lock:
             loop = asyncio.get_running_loop()
             agent = await asyncio.to_thread(self.agent)
@@ -195,9 +201,9 @@ def serve_stdio(settings: Settings) -> None:
     create_server(settings).run("stdio")
 
 
-def http_app(settings: Settings, access: Access) -> AccessGuard:
-    """The streamable HTTP app (at /mcp), behind the token, Host and Origin rules of `autoagent serve`."""
-    return AccessGuard(create_server(settings).streamable_http_app(), access)
+def http_app(settings: Settings, access: Access, limits: Limits | None = None) -> AccessGuard:
+    """The streamable HTTP app (at /mcp), behind the token, Host, Origin and size rules of `autoagent serve`."""
+    return AccessGuard(BodyLimit(create_server(settings).streamable_http_app(), limits or Limits()), access)
 
 
 __all__ = ["ElicitingApprover", "create_server", "http_app", "serve_stdio"]
