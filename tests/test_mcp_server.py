@@ -82,7 +82,7 @@ def test_over_stdio_a_task_runs_with_a_progress_note_per_step(model: FakeOpenAI,
     report = result.structuredContent
     assert report["finished"] and report["answer"] == "42" and len(report["steps"]) == 2
     assert [(done, total) for done, total, _ in progress] == [(1, 4), (2, 4)]
-    assert progress[0][2] == 'step 1: calculator {\'expression\': \'6*7\'} -> 42'
+    assert progress[0][2] == 'step 1: calculator {"expression": "6*7"} -> 42'
 
     async def read_back(session: ClientSession) -> tuple[Any, Any]:
         runs = await session.call_tool("list_runs", {})

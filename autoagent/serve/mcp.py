@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.fastmcp import Context, FastMCP
@@ -62,7 +63,7 @@ class ElicitingApprover(Approver):
             answer = self.pending.result()
         except concurrent.futures.CancelledError:  # the call was cancelled while it waited: the run stops
             raise KeyboardInterrupt from None
-        if answer.action != "accept":
+        if answer.action != "accept" or answer.data is None:
             return DENIED
         if answer.data.allow:
             return ALLOWED
@@ -88,7 +89,8 @@ class _Progress(RunObserver):
 def progress_message(event: Any) -> str:
     """One line for a step: `step 2: calculator {"expression": "6*7"} -> 42`."""
     action = event.action or {}
-    call = f"{action.get('name', '?')} {shorten(str(action.get('args', {})), 80)}" if action else event.kind
+    arguments = json.dumps(action.get("args", {}), ensure_ascii=False)
+    call = f"{action.get('name', '?')} {shorten(arguments, 80)}" if action else event.kind
     return redacted(f"step {event.step}: {call} -> {shorten(event.observation.strip(), 120)}")
 
 
