@@ -1,4 +1,6 @@
-"""What a run tells the outside while it works: a display, a transcript or a UI subscribes to these."""
+"""What a run tells the outside while it works: the loop's `Emitter` publishes one stream of typed events
+(autoagent/run_events.py), and everything that follows a run hears it: observers (the display, the transcript, a UI)
+through `ObserverConsumer`, a stream's reader, a caller's emitter for a sub-agent's run."""
 
 from __future__ import annotations
 
@@ -43,8 +45,8 @@ class RunObserver:
 
     start → (thinking → model call end → [tool start → [approval asked → answered] → tool end] → step)* →
     finishing → answer → [remembering] → end, with warnings anywhere between and a model call's end after every
-    other call too; a run that fails or is interrupted goes from where it was
-    to [remembering] and end. Plan mode: start → thinking → plan → (tool start → tool end → step)* → end.
+    other call too; a run that fails or is interrupted goes from where it was to [remembering] and end.
+    Plan mode: start → thinking → plan → (tool start → tool end → step)* → end.
     Observers must not raise: an observer's failure is our bug, and it would stop the run.
     """
 
