@@ -104,6 +104,7 @@ async def astream(agent: Executes, task: str, options: dict[str, Any]) -> AsyncI
     """`stream` for asyncio: the events come without blocking the event loop."""
     loop = asyncio.get_running_loop()
     events: asyncio.Queue[object] = asyncio.Queue()
+
     def deliver(event: object) -> None:
         loop.call_soon_threadsafe(events.put_nowait, event)
 
