@@ -119,10 +119,11 @@ def held_to_schema(llm: BaseChatModel, schema: dict[str, Any]) -> Runnable[Any, 
     is, its answer checked all the same."""
     from langchain_openai import ChatOpenAI
 
+    from .llm.openai_compatible import json_schema_bound
+
     held = bind_json_schema(llm, schema)
     if held is not None:
         return held
     if isinstance(llm, ChatOpenAI) and not (llm.metadata or {}).get(FREE_REPLIES):
-        form = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema, "strict": False}}
-        return llm.bind(extra_body={"response_format": form})  # in the body: ChatOpenAI's own parsing stays out
+        return json_schema_bound(llm, schema, "answer")
     return llm

@@ -23,6 +23,14 @@ from autoagent.llm.llama_messages import TEXT_CALL_STOPS
 SCHEMA_FORMS = ("json_schema", "json_object", "none")
 
 
+def json_schema_bound(llm: ChatOpenAI, schema: dict[str, Any], name: str) -> Runnable[Any, BaseMessage]:
+    """`llm` asking the server for replies held to `schema` (the `json_schema` response format)."""
+    form = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
+    # in extra_body: a top-level response_format sends ChatOpenAI down the SDK's parsing stream, which
+    # raises on a reply cut at its cap instead of returning it
+    return llm.bind(extra_body={"response_format": form})
+
+
 class ChatOpenAICompatible(ChatOpenAI):
     """ChatOpenAI that also sends the reply cap as `max_tokens` (ChatOpenAI sends only `max_completion_tokens`,
     which llama-cpp-python's server ignores) and can hold replies to a JSON schema (`held_to_json_schema`)."""
@@ -31,10 +39,7 @@ class ChatOpenAICompatible(ChatOpenAI):
 
     def held_to_json_schema(self, schema: dict[str, Any], name: str = "reply") -> Runnable[Any, BaseMessage]:
         """This model with its replies held to `schema` by the server, in the first form it accepts."""
-        form = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
-        # in extra_body: a top-level response_format sends ChatOpenAI down the SDK's parsing stream, which
-        # raises on a reply cut at its cap instead of returning it
-        return self.bind(extra_body={"response_format": form})
+        return json_schema_bound(self, schema, name)
 
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
