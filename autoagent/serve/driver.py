@@ -63,6 +63,7 @@ class RunDriver(RunObserver):
         self.thought = ""  # the thought behind the action about to run
         self.listener: Callable[[RunEvent], None] | None = None  # hears the events of the step under way
         self._held: RunEvent | None = None  # the event of a model call the run waits to make
+        self._stopping = False  # asked to stop: the run ends at its next pause (a model call or a question)
 
     @property
     def alive(self) -> bool:
@@ -81,6 +82,8 @@ class RunDriver(RunObserver):
 
     def pause(self, pause: Pause) -> str:
         """From the run's thread: hand `pause` to the client and wait for its next step's input."""
+        if self._stopping:
+            raise KeyboardInterrupt
         pause.steps, self._collected = self._collected, []
         self._outbox.put(pause)
         answer = self._inbox.get()
@@ -88,12 +91,17 @@ class RunDriver(RunObserver):
             raise KeyboardInterrupt
         return answer
 
-    def stop(self) -> None:
-        """End a paused run as Ctrl-C ends a run (its transcript closed, resumable), and wait for it."""
-        if self.alive and self.waiting_for is not None and self.waiting_for.kind != "end":
-            self._inbox.put(STOP)
-            assert self.thread is not None
-            self.thread.join(timeout=30)
+    def stop(self, wait: bool = True) -> None:
+        """End the run as Ctrl-C ends a run (its transcript closed, resumable): a paused run now (waited for, unless
+        not `wait`), a working one at its next pause."""
+        if not self.alive or self._ended:
+            return
+        self._stopping = True
+        if self.waiting_for is not None and self.waiting_for.kind != "end":
+            self._inbox.put(STOP)  # read now by a paused run; a working one stops at its next pause first
+            if wait:
+                assert self.thread is not None
+                self.thread.join(timeout=30)
 
     def _main(self) -> None:
         try:

@@ -112,6 +112,18 @@ class TaskService:
                 session.end()  # the run is over: its thread and its lock go
             return step
 
+    def stop(self, task_id: str) -> None:
+        """Stop the task's run as Ctrl-C stops a run (its transcript kept, resumable by its next step): a run
+        between steps now, one in the middle of a step at its next model call (that step then ends it)."""
+        session = self.sessions.get(task_id)
+        if session.lock.acquire(blocking=False):
+            try:
+                session.end()
+            finally:
+                session.lock.release()
+        elif session.driver is not None:
+            session.driver.stop(wait=False)
+
     def close(self) -> None:
         """Stop every paused run (the server stops): each transcript says interrupted, and the task continues
         when a restarted server is asked for its next step."""
