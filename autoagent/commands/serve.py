@@ -19,7 +19,9 @@ EPILOG = """\b
 Routes (Agent Protocol v1): POST/GET /ap/v1/agent/tasks, GET /ap/v1/agent/tasks/{id},
 POST/GET /ap/v1/agent/tasks/{id}/steps, POST .../steps/stream (the step's events as Server-Sent
 Events, then the step), GET .../steps/{step_id}, GET/POST .../artifacts, GET .../artifacts/{artifact_id}.
-Each POST .../steps runs one step; a step that waits for approval
+A2A v1.0: the card at GET /.well-known/agent-card.json, JSON-RPC at POST /a2a (SendMessage,
+SendStreamingMessage, GetTask, ListTasks, CancelTask; an approval is INPUT_REQUIRED, answered by the
+next message on the task). Each POST .../steps runs one step; a step that waits for approval
 has status "running" and asks for y, n or feedback as the next step's input (--yes: no questions).
 Each task has its own workspace and transcript under $AUTOAGENT_HOME/serve/tasks/<id>/ and
 $AUTOAGENT_HOME/runs/; a restarted server lists its tasks and continues them. On the embedded model
@@ -80,7 +82,7 @@ def access_options(command: _F) -> _F:
 @settings_options
 def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: tuple[str, ...],
           allow_origins: tuple[str, ...], max_upload_mb: int, max_live_tasks: int, **options: Any) -> None:
-    """Serve the agent over HTTP through the Agent Protocol (tasks, steps, artifacts)."""
+    """Serve the agent over HTTP through the Agent Protocol (tasks, steps, artifacts) and A2A."""
     from ..serve.app import create_app
     from ..serve.connections import serve_on
     from ..serve.limits import MIB, Limits
@@ -88,8 +90,9 @@ def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: 
 
     with served_on(host, port, token, no_token, allow_hosts, allow_origins) as (sock, access, url, made):
         limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
-        app = create_app(settings_from_options(options), access, limits=limits)
-        click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1); Ctrl-C stops", err=True)
+        app = create_app(settings_from_options(options), access, limits=limits, url=url)
+        click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1), {url}/a2a (A2A, its card at "
+                   f"{url}/.well-known/agent-card.json); Ctrl-C stops", err=True)
         tell_token(no_token, made, f"{url}/ap/v1/agent/tasks", f"  docs: {url}/docs?token=<token>")
         serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
 

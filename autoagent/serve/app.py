@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from .. import __version__
 from ..redact import redacted
 from . import artifacts as files
+from .a2a import mount_a2a
 from .access import Access, AccessGuard, query_token
 from .limits import BodyLimit, Limits
 from .schema import (
@@ -46,8 +47,9 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 
 
 def create_app(settings: Settings, access: Access, service: TaskService | None = None,
-               limits: Limits | None = None) -> FastAPI:
-    """The server's application, every path behind `access` (host, origin and token) and `limits`."""
+               limits: Limits | None = None, url: str = "http://127.0.0.1:8000") -> FastAPI:
+    """The server's application, every path behind `access` (host, origin and token) and `limits`: the Agent
+    Protocol, and A2A (a2a.py) with `url`, where the server is reached, on its card."""
     limits = limits or Limits()
     service = service or TaskService(settings, limits=limits)
 
@@ -171,7 +173,16 @@ def create_app(settings: Settings, access: Access, service: TaskService | None =
         return StreamingResponse(chunks, media_type="application/octet-stream",
                                  headers={"Content-Disposition": files.disposition(name)})
 
+    mount_a2a(app, service, access, limits, url, lambda: toolbox(settings))
     return app
+
+
+def toolbox(settings: Settings) -> list[Any]:
+    """The tools a task's agent offers (built as a task's agent is; the model is not called)."""
+    from ..settings import build_agent
+
+    agent = build_agent(settings)
+    return list(agent.toolbox.tools.values())
 
 
 async def step_events(service: TaskService, task_id: str, body: StepRequestBody) -> AsyncIterator[str]:
