@@ -22,8 +22,9 @@ from pydantic import BaseModel, Field
 from ..acting.approval import ALLOWED, DENIED, Approver, Verdict, show_args
 from ..events import RunObserver
 from ..redact import redacted
-from ..run_json import run_to_json, step_to_json
+from ..run_json import run_to_json
 from ..text import shorten
+from . import readers
 from .access import Access, AccessGuard
 from .limits import BodyLimit, Limits
 
@@ -162,40 +163,21 @@ def create_server(settings: Settings, host: str = "127.0.0.1", port: int = 8000)
     @server.tool(annotations=ToolAnnotations(title="Recall memories", readOnlyHint=True))
     async def recall_memory(query: str, k: int = 5) -> dict[str, Any]:
         """The long-term memories of earlier runs nearest to `query`, best first (what a run of it would recall)."""
-        return await asyncio.to_thread(_recall, settings, query, k)
+        return await asyncio.to_thread(readers.recall, settings, query, k)
 
     @server.tool(annotations=ToolAnnotations(title="List runs", readOnlyHint=True))
     async def list_runs(limit: int = 20) -> dict[str, Any]:
         """The newest runs: id, when, task, status and steps."""
-        from ..transcripts.reader import list_transcripts
-
-        runs = await asyncio.to_thread(list_transcripts, None, limit)
-        return redacted({"runs": [{"run_id": run.run_id, "started": run.started, "task": run.task,
-                                   "status": run.status, "steps": run.steps} for run in runs]})
+        return await asyncio.to_thread(readers.runs, limit)
 
     @server.tool(annotations=ToolAnnotations(title="Show a run", readOnlyHint=True))
     async def show_run(run_id: str) -> dict[str, Any]:
         """One run whole from its transcript: task, status, every step, the answer (any unique prefix of an id)."""
-        from ..transcripts.reader import load_transcript
-
-        transcript = await asyncio.to_thread(load_transcript, run_id)
-        return redacted({"run_id": transcript.run_id, "task": transcript.task, "status": transcript.status,
-                         "started": transcript.started, "answer": transcript.answer,
-                         "steps": [step_to_json(step) for step in transcript.steps]})
+        shown = await asyncio.to_thread(readers.run, run_id)
+        shown.pop("text")
+        return shown
 
     return server
-
-
-def _recall(settings: Settings, query: str, k: int) -> dict[str, Any]:
-    if not settings.use_memory:
-        return {"memories": [], "note": "long-term memory is off for this server (--no-memory)"}
-    from ..memory.long_term import LongTermMemory
-
-    memory = LongTermMemory.open(settings.resolved_model(), base_url=settings.base_url, k=k)
-    hits = sorted(memory.backend.search(query, k), key=lambda hit: -hit[1])
-    return redacted({"memories": [{"id": document.metadata.get("id"), "task": document.metadata.get("task", ""),
-                                   "score": round(score, 3), "text": document.page_content}
-                                  for document, score in hits if score >= memory.min_score]})
 
 
 def serve_stdio(settings: Settings) -> None:
