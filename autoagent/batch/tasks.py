@@ -101,28 +101,29 @@ def parse_task(line: str) -> BatchTask:
     text = record.get("task")
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"task {task_id}: needs a \"task\": a non-empty string")
-    return BatchTask(task_id, text, _settings(task_id, record.get("settings")), _files(task_id, record.get("files")))
+    settings = checked_settings(f"task {task_id}", record.get("settings"))
+    return BatchTask(task_id, text, settings, _files(task_id, record.get("files")))
 
 
-def _settings(task_id: str, settings: Any) -> dict[str, Any]:
-    """The task's own settings, checked against TASK_SETTINGS."""
+def checked_settings(who: str, settings: Any) -> dict[str, Any]:
+    """The task's own settings, checked against TASK_SETTINGS (ValueError: one line, `who` and why)."""
     if settings is None:
         return {}
     if not isinstance(settings, dict):
-        raise ValueError(f"task {task_id}: \"settings\" must be an object")
+        raise ValueError(f"{who}: \"settings\" must be an object")
     for name, value in settings.items():
         if name not in TASK_SETTINGS:
-            raise ValueError(f"task {task_id}: the setting {name!r} cannot be set per task (per task: "
+            raise ValueError(f"{who}: the setting {name!r} cannot be set per task (per task: "
                              f"{', '.join(TASK_SETTINGS)}); give it on the command line")
         types = TASK_SETTINGS[name]
         if value is None and name not in NULLABLE:
-            raise ValueError(f"task {task_id}: the setting {name!r} cannot be null")
+            raise ValueError(f"{who}: the setting {name!r} cannot be null")
         if value is not None and (not isinstance(value, types) or (isinstance(value, bool) and bool not in types)):
-            raise ValueError(f"task {task_id}: the setting {name!r} must be {' or '.join(t.__name__ for t in types)}")
+            raise ValueError(f"{who}: the setting {name!r} must be {' or '.join(t.__name__ for t in types)}")
         if name in CHOICES and value not in CHOICES[name]:
-            raise ValueError(f"task {task_id}: the setting {name!r} must be one of {', '.join(CHOICES[name])}")
+            raise ValueError(f"{who}: the setting {name!r} must be one of {', '.join(CHOICES[name])}")
         if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ValueError(f"task {task_id}: the setting 'tools' must be a list of tool names")
+            raise ValueError(f"{who}: the setting 'tools' must be a list of tool names")
     return dict(settings)
 
 

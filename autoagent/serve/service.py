@@ -51,6 +51,7 @@ class TaskService:
         text = (body.input or "").strip()
         if not text:
             raise ValueError("a task needs an input: the task's text")
+        task_settings(body.additional_input)  # ValueError: the 400 says which setting and why
         return self._task(self.store.create(text, body.additional_input))
 
     def task(self, task_id: str) -> Task:
@@ -152,11 +153,12 @@ class TaskService:
 
     def _driver(self, record: TaskRecord) -> RunDriver:
         """A driver for the task's run: a new one, or its stopped or killed run continued."""
-        from ..settings import build_agent
+        from ..settings import build_agent, held_to
 
         workspace = self.store.workspace(record.task_id)
         workspace.mkdir(parents=True, exist_ok=True)
-        settings = replace(self.settings, workspace=workspace)
+        chosen = replace(self.settings, **task_settings(record.additional_input), workspace=workspace)
+        settings = held_to(chosen, self.settings)  # a task's choices grant nothing the server does not
 
         def noted(run_id: str) -> None:
             record.run_id = run_id
@@ -190,6 +192,13 @@ class TaskService:
         stored = redacted(json.loads(step.model_dump_json()))  # the client reads what is stored: no secret
         self.store.add_step(record.task_id, stored)
         return Step(**stored)
+
+
+def task_settings(additional_input: dict[str, Any] | None) -> dict[str, Any]:
+    """The settings a task chose (`additional_input.settings`: those a batch task may choose, checked as there)."""
+    from ..batch.tasks import checked_settings
+
+    return checked_settings("additional_input.settings", (additional_input or {}).get("settings"))
 
 
 def describe(pause: Pause, max_steps: int) -> dict[str, Any]:
