@@ -48,6 +48,21 @@ def hold_results(path: Path) -> Iterator[None]:
         os.close(descriptor)
 
 
+def results_held(path: Path) -> bool:
+    """Whether a batch is writing to the results file now (it holds the file's lock)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)  # closing it lets go of a lock taken here
+    return False
+
+
 def read_results(path: Path) -> list[dict[str, Any]]:
     """The result lines already in `path` (none when it does not exist); a line torn by a killed batch is skipped."""
     if not path.exists():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -21,7 +22,8 @@ POST/GET /ap/v1/agent/tasks/{id}/steps, POST .../steps/stream (the step's events
 Events, then the step), GET .../steps/{step_id}, GET/POST .../artifacts, GET .../artifacts/{artifact_id}.
 A2A v1.0: the card at GET /.well-known/agent-card.json, JSON-RPC at POST /a2a (SendMessage,
 SendStreamingMessage, GetTask, ListTasks, CancelTask; an approval is INPUT_REQUIRED, answered by the
-next message on the task). Each POST .../steps runs one step; a step that waits for approval
+next message on the task). The web page is at / (opened once with ?token=, then a session
+cookie), its routes under /ui. Each POST .../steps runs one step; a step that waits for approval
 has status "running" and asks for y, n or feedback as the next step's input (--yes: no questions).
 Each task has its own workspace and transcript under $AUTOAGENT_HOME/serve/tasks/<id>/ and
 $AUTOAGENT_HOME/runs/; a restarted server lists its tasks and continues them. On the embedded model
@@ -79,21 +81,35 @@ def access_options(command: _F) -> _F:
               show_envvar=True,
               help="Runs held in memory at once; past it the least recently used idle one is closed, and its "
                    "task's next step resumes it from its transcript.")
+@click.option("--batch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The results file of a batch (autoagent batch --out) for the page to follow as its results come "
+                   "in.")
+@click.option("--batch-tasks", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="That batch's tasks file, so the page lists the tasks still waiting too (needs --batch-out).")
 @settings_options
 def serve(host: str, port: int, token: str | None, no_token: bool, allow_hosts: tuple[str, ...],
-          allow_origins: tuple[str, ...], max_upload_mb: int, max_live_tasks: int, **options: Any) -> None:
-    """Serve the agent over HTTP through the Agent Protocol (tasks, steps, artifacts) and A2A."""
+          allow_origins: tuple[str, ...], max_upload_mb: int, max_live_tasks: int, batch_out: Path | None,
+          batch_tasks: Path | None, **options: Any) -> None:
+    """Serve the agent over HTTP: the Agent Protocol (tasks, steps, artifacts), A2A, and a web page to follow and
+    steer runs."""
     from ..serve.app import create_app
     from ..serve.connections import serve_on
     from ..serve.limits import MIB, Limits
+    from ..serve.page import BatchFiles
     from .run import settings_from_options
+
+    if batch_tasks is not None and batch_out is None:
+        raise click.UsageError("--batch-tasks names the tasks of the batch whose --batch-out the page follows: give "
+                               "--batch-out too")
 
     with served_on(host, port, token, no_token, allow_hosts, allow_origins) as (sock, access, url, made):
         limits = Limits(artifact_bytes=max_upload_mb * MIB, live_tasks=max_live_tasks)
-        app = create_app(settings_from_options(options), access, limits=limits, url=url)
+        batch = BatchFiles(batch_out, batch_tasks) if batch_out is not None else None
+        app = create_app(settings_from_options(options), access, limits=limits, url=url, batch=batch)
         click.echo(f"autoagent serve: {url}/ap/v1/agent/tasks (Agent Protocol v1), {url}/a2a (A2A, its card at "
                    f"{url}/.well-known/agent-card.json); Ctrl-C stops", err=True)
         tell_token(no_token, made, f"{url}/ap/v1/agent/tasks", f"  docs: {url}/docs?token=<token>")
+        click.echo(f"  the page: {page_link(url, no_token, made)}", err=True)
         serve_on(app, sock)  # slow clients shed: a late request head is let go, and the oldest goes when it is full
 
 
@@ -123,7 +139,7 @@ def served_on(host: str, port: int, token: str | None, no_token: bool, allow_hos
     port = sock.getsockname()[1]  # --port 0: the one the system picked
     made = not no_token and not token
     with sock, server_token() if made else contextlib.nullcontext(token) as served:
-        access = Access(token=None if no_token else served, bind=host,
+        access = Access(token=None if no_token else served, bind=host, cookie=f"autoagent-{port}",
                         hosts=frozenset(host_name(name) if name != "*" else name for name in _split(allow_hosts)),
                         origins=frozenset(origin.rstrip("/").lower() for origin in _split(allow_origins)))
         yield sock, access, f"http://{shown}:{port}", made
@@ -141,6 +157,18 @@ def tell_token(no_token: bool, made: bool, url: str, more: str = "") -> None:
                    err=True)
     else:
         click.echo("  send the token with every request: Authorization: Bearer <token>", err=True)
+
+
+def page_link(url: str, no_token: bool, made: bool) -> str:
+    """How to open the web page: its address, with the token read from the file where the server made it (the
+    token itself is printed nowhere)."""
+    from ..serve.access import token_path
+
+    if no_token:
+        return f"{url}/"
+    if made:
+        return f'xdg-open "{url}/?token=$(cat {token_path()})"   (or open {url}/?token=<token> in a browser)'
+    return f"{url}/?token=<token>"
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -27,6 +27,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WILDCARD_BINDS = frozenset({"0.0.0.0", "::", ""})
 DOCS_PATHS = frozenset({"/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"})
+QUERY_TOKEN_PATHS = DOCS_PATHS | {"/"}  # pages opened from a link that carries the token (the web page: page.py)
 MIN_TOKEN_CHARS = 16  # a token given (--token, AUTOAGENT_SERVE_TOKEN) has at least this many characters
 TOKEN_LOCK = "token.lock"  # beside the token file: held (shared) by each server that runs with the made token
 
@@ -79,6 +80,8 @@ class Access:
     bind: str = "127.0.0.1"
     hosts: frozenset[str] = field(default_factory=frozenset)  # --allow-host: more names ("*": any)
     origins: frozenset[str] = field(default_factory=frozenset)  # --allow-origin: e.g. http://localhost:3000
+    cookie: str = "autoagent"  # the web page's session cookie, named for the server's port (page.py)
+    session: str = field(default_factory=lambda: secrets.token_urlsafe(32), repr=False)  # its value: new each start
 
     def host_allowed(self, name: str) -> bool:
         """Loopback names always; the bound address; any IP address on a wildcard bind; the allowed names."""
@@ -100,14 +103,28 @@ class Access:
         return origin in self.origins or origin in (f"http://{host_header.lower()}", f"https://{host_header.lower()}")
 
     def token_given(self, headers: dict[str, str], query: str) -> bool:
-        """Whether the request carries the token: `Authorization: Bearer <token>` (or `?token=` on the docs)."""
+        """Whether the request carries the token: `Authorization: Bearer <token>` (or `?token=` on the docs and the
+        page), or the page's session cookie."""
         if self.token is None:
             return True
         scheme, _, value = headers.get("authorization", "").partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
             return True
+        if self.session_given(headers):
+            return True
         given = query_token(query)
         return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def session_given(self, headers: dict[str, str]) -> bool:
+        """Whether the request carries this server's page session cookie (set once the page had the token)."""
+        from http.cookies import CookieError, SimpleCookie
+
+        try:
+            jar = SimpleCookie(headers.get("cookie", ""))
+        except CookieError:
+            return False
+        held = jar.get(self.cookie)
+        return held is not None and hmac.compare_digest(held.value.encode(), self.session.encode())
 
 
 class AccessGuard:
@@ -133,7 +150,7 @@ class AccessGuard:
                                     "origin with --allow-origin")
             return
         preflight = method == "OPTIONS" and "access-control-request-method" in headers  # answered by CORS, inside
-        query = scope.get("query_string", b"").decode("latin-1") if scope["path"] in DOCS_PATHS else ""
+        query = scope.get("query_string", b"").decode("latin-1") if scope["path"] in QUERY_TOKEN_PATHS else ""
         if not preflight and not self.access.token_given(headers, query):
             await refuse(send, 401, "a bearer token is required: Authorization: Bearer <token> (the one autoagent "
                                     "serve makes is in $AUTOAGENT_HOME/serve/token)",

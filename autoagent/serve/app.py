@@ -22,6 +22,7 @@ from . import artifacts as files
 from .a2a import mount_a2a
 from .access import Access, AccessGuard, query_token
 from .limits import BodyLimit, Limits
+from .page import BatchFiles, mount_page
 from .schema import (
     Artifact,
     Step,
@@ -47,9 +48,11 @@ PageSize = Annotated[int, Query(ge=1, le=100)]
 
 
 def create_app(settings: Settings, access: Access, service: TaskService | None = None,
-               limits: Limits | None = None, url: str = "http://127.0.0.1:8000") -> FastAPI:
+               limits: Limits | None = None, url: str = "http://127.0.0.1:8000", batch: BatchFiles | None = None,
+               ) -> FastAPI:
     """The server's application, every path behind `access` (host, origin and token) and `limits`: the Agent
-    Protocol, and A2A (a2a.py) with `url`, where the server is reached, on its card."""
+    Protocol, A2A (a2a.py) with `url`, where the server is reached, on its card, and the web page (page.py),
+    following `batch` where one is given."""
     limits = limits or Limits()
     service = service or TaskService(settings, limits=limits)
 
@@ -174,6 +177,7 @@ def create_app(settings: Settings, access: Access, service: TaskService | None =
                                  headers={"Content-Disposition": files.disposition(name)})
 
     mount_a2a(app, service, access, limits, url, lambda: toolbox(settings))
+    mount_page(app, service, access, batch)
     return app
 
 

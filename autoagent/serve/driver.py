@@ -51,6 +51,8 @@ class RemoteApprover(Approver):
 class RunDriver(RunObserver):
     """Runs one agent run in a thread and hands control back and forth with the client's steps."""
 
+    wants_reply_text = True  # a step's listener hears the reply as the model writes it (reply_delta)
+
     def __init__(self, work: Callable[[RunDriver], RunResult]) -> None:
         self._work = work
         self._outbox: queue.Queue[Pause] = queue.Queue()
