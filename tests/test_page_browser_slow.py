@@ -133,6 +133,7 @@ def test_the_page_runs_follows_and_steers_tasks(model: FakeOpenAI, served: str, 
     until(browser, lambda: "step 1: calculator" in text(browser, "steps"), "the first step shows")
     until(browser, lambda: text(browser, "answer-status") == "finished", "the answer shows")
     assert text(browser, "answer-text") == "42" and "42" in text(browser, "steps")
+    assert browser.find_element("id", "reply").get_attribute("textContent")  # the reply came as it was written
 
     start(browser, "Write 42 to answer.txt")  # approved: the file is listed
     until(browser, lambda: browser.find_element("id", "approval").is_displayed(), "the approval is asked")
