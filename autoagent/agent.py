@@ -23,6 +23,7 @@ from .llm.profile import ModelProfile, model_name
 from .llm.reply_caps import ReplyCaps
 from .loop.actor import Actor
 from .loop.budget import Budget, BudgetGuard, Spending, price_of
+from .loop.compaction import compact, compacts
 from .loop.context import fit_turn, prompt_limit
 from .loop.drafting import Drafter, TypedFinish
 from .loop.finish import FinishReview
@@ -174,6 +175,10 @@ class AutoGPT(RunLifecycle):
             last = run.steps[-1]
             reply, read, carrier = last.reply, run.queued.pop(0), last.in_reply_of or last.number
         else:
+            small = self.options.profile is not None and self.options.profile.small
+            if compacts(self.options.compaction, self.max_thought_steps, self.memory_window, small):
+                compact(run.memory, turn.task, self.prompts, run.meter, run.events)
+                run.result.summary, run.result.summarized = run.memory.summary, run.memory.summarized
             advice = run.advice(turn)
             shown = Turn(turn.task, run.long_term, run.memory, turn.rethink, last_failed(run.steps), advice)
             messages = fit_turn(shown, self.protocol.messages, run.meter.count, run.limit)
@@ -192,6 +197,8 @@ class AutoGPT(RunLifecycle):
         """The working parts of a run that begins (or goes on from `result.steps`) now."""
         meter = Meter(self.llm, result.usage, price_of(model_name(self.llm)), callbacks, events)
         memory = ShortTermMemory(self.memory_window)
+        if result.summarized:  # a resumed run's summary of its earlier steps
+            memory.summarize(result.summary, result.summarized)
         for step in result.steps:  # a resumed run's
             memory.add(step)
         above = current_caller()

@@ -27,6 +27,7 @@ from .run_events import (
     RunEvent,
     RunStarted,
     StepCompleted,
+    SummaryMade,
     ToolEnded,
     ToolStarted,
     WarningRaised,
@@ -89,6 +90,9 @@ class RunObserver:
 
     def on_step(self, step: Step) -> None:
         """A step is complete: thought, action and observation."""
+
+    def on_summary(self, text: str, through: int) -> None:
+        """The steps up to `through` left the model's view; `text` tells them from now on (compaction)."""
 
     def on_warning(self, message: str) -> None:
         """Something the user should know now (a budget at 80%, a retry)."""
@@ -202,6 +206,9 @@ class Emitter(RunObserver):
             del shown["number"]
             self.publish(StepCompleted, step, **shown)
 
+    def on_summary(self, text: str, through: int) -> None:
+        self.publish(SummaryMade, None, through_step=through, text=text)
+
     def on_warning(self, message: str) -> None:
         if not self.consumers:  # nobody to tell: the log still says it
             logging.getLogger("autoagent").warning(message)
@@ -261,6 +268,7 @@ _HEARD: dict[str, Callable[[RunObserver, dict[str, Any], Any], None]] = {  # eac
         fields["model"], (fields["input_tokens"], fields["output_tokens"]), fields["seconds"],
         fields["finish_reason"], fields["estimated"]),
     "step_completed": lambda observer, _, step: observer.on_step(step),
+    "summary_made": lambda observer, fields, _: observer.on_summary(fields["text"], fields["through_step"]),
     "warning": lambda observer, fields, _: observer.on_warning(fields["message"]),
     "finishing": lambda observer, _, run: observer.on_finishing(run),
     "answer": lambda observer, _, run: observer.on_answer(run),

@@ -134,6 +134,14 @@ class StepCompleted(RunEvent):
     model: str = ""  # the fallback model that answered, where one did
 
 
+class SummaryMade(RunEvent):
+    """The steps up to `through_step` left the model's view: the running summary that tells them now."""
+
+    type: Literal["summary_made"] = "summary_made"
+    through_step: int
+    text: str
+
+
 class WarningRaised(RunEvent):
     """Something the user should know now (a budget at 80%, a retried model call)."""
 
@@ -180,7 +188,8 @@ class RunEnded(RunEvent):
 
 AnyEvent = Annotated[
     RunStarted | ModelCallStarted | ReplyDelta | ModelCallEnded | PlanMade | ToolStarted | ApprovalAsked
-    | ApprovalAnswered | ToolEnded | StepCompleted | WarningRaised | Finishing | AnswerGiven | Remembering | RunEnded,
+    | ApprovalAnswered | ToolEnded | StepCompleted | SummaryMade | WarningRaised | Finishing | AnswerGiven
+    | Remembering | RunEnded,
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)

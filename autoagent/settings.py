@@ -39,6 +39,7 @@ class Settings:
     max_reply_tokens: int | None = None  # tokens in one step's reply; None: reply_caps.DEFAULT_STEP_TOKENS
     context_window: int | None = None  # tokens; None: what the model is known to hold
     memory_window: int = 5
+    compaction: str = "auto"  # on, off, or auto: on where max_steps passes twice memory_window (loop/compaction.py)
     workspace: Path = Path("workspace")
     prompts_dir: Path | None = None
     lang: str = "en"
@@ -163,6 +164,7 @@ def build_agent(
         fallback = _chat_model(replace(settings, base_url=settings.fallback_base_url), settings.fallback_model)
         options = replace(options, fallback=fallback)
     options = replace(options, long_term_memory=memory, memory_window=settings.memory_window,
+                      compaction={"on": True, "off": False}.get(settings.compaction),
                       compact_thoughts=_compact(settings, profile), protocol=settings.protocol, budget=budget,
                       context_window=settings.context_window,
                       reply_caps=ReplyCaps.from_setting(settings.max_reply_tokens))

@@ -157,6 +157,8 @@ class RunResult:
     seconds: float = 0.0
     model_answer: str = ""  # the model's own answer, where a check put another in its place
     output: Any = None  # with an output type: the answer's value, as that type (a finished run's)
+    summary: str = ""  # compaction: the steps that left the window, told (autoagent/loop/compaction.py)
+    summarized: int = 0  # the last step the summary tells
 
     @property
     def finished(self) -> bool:

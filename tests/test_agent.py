@@ -277,7 +277,7 @@ def test_a_parse_error_then_a_good_reply_recovers() -> None:
 
 def test_short_term_memory_keeps_only_the_window() -> None:
     replies = [act("multiply", a=i, b=1000) for i in range(1, 5)] + [act("FINISH"), "done"]
-    agent, llm = make_agent(*replies, memory_window=2)
+    agent, llm = make_agent(*replies, memory_window=2, compaction=False)  # no summary of older steps (test_compaction)
     agent.execute("several")
     last_prompt = llm.prompts[4]
     assert "-> 4000" in last_prompt and "-> 3000" in last_prompt

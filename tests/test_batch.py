@@ -44,8 +44,9 @@ def test_each_bad_line_is_named_and_nothing_runs(backend: FakeBackend, tmp_path:
         f"error: {tasks}:2: not a JSON object",
         f"error: {tasks}:4: the id 'a' is already used on line 1",
         f"error: {tasks}:5: task b: the setting 'yes' cannot be set per task (per task: model, max_steps, "
-        "max_seconds, max_tokens, max_cost, max_reply_tokens, context_window, memory_window, lang, name, role, "
-        "protocol, mode, thoughts, json_schema, coach, use_memory, tool_timeout, tools); give it on the command line",
+        "max_seconds, max_tokens, max_cost, max_reply_tokens, context_window, memory_window, compaction, lang, "
+        "name, role, protocol, mode, thoughts, json_schema, coach, use_memory, tool_timeout, tools); give it on the "
+        "command line",
         f"error: {tasks}:6: unknown field 'extra' (a task has id, task, settings and files)",
     ]
     assert not backend.models and not (tmp_path / "out.jsonl").exists()

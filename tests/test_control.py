@@ -146,7 +146,7 @@ def test_known_prices_match_dated_model_names() -> None:
 
 def test_alternating_actions_force_a_rethink_then_stop_even_with_a_one_step_window() -> None:
     a, b = act("multiply", a=2, b=3), act("multiply", a=4, b=5)
-    agent, llm = agent_for(a, b, a, b, "6 and 20", memory_window=1)
+    agent, llm = agent_for(a, b, a, b, "6 and 20", memory_window=1, compaction=False)  # recalled by the loop check
 
     result = agent.execute("task")
 

@@ -20,11 +20,13 @@ from ..settings import Settings
 TASK_SETTINGS: dict[str, tuple[type, ...]] = {
     "model": (str,), "max_steps": (int,), "max_seconds": (int, float), "max_tokens": (int,),
     "max_cost": (int, float), "max_reply_tokens": (int,), "context_window": (int,), "memory_window": (int,),
-    "lang": (str,), "name": (str,), "role": (str,), "protocol": (str,), "mode": (str,), "thoughts": (str,),
+    "compaction": (str,), "lang": (str,), "name": (str,), "role": (str,), "protocol": (str,), "mode": (str,),
+    "thoughts": (str,),
     "json_schema": (bool,), "coach": (str,), "use_memory": (bool,), "tool_timeout": (int, float), "tools": (list,),
 }
 CHOICES = {"lang": ("en", "zh"), "protocol": ("auto", "json", "tools", "react", "code"), "mode": ("loop", "plan"),
-           "thoughts": ("auto", "full", "compact"), "coach": ("auto", "on", "off")}
+           "thoughts": ("auto", "full", "compact"), "coach": ("auto", "on", "off"),
+           "compaction": ("auto", "on", "off")}
 FIELDS = {"id", "task", "settings", "files"}
 # The settings null may set: those whose default is None (no limit, the model's own, the prompts' role, all tools).
 NULLABLE = frozenset(item.name for item in fields(Settings) if item.default is None) & set(TASK_SETTINGS)

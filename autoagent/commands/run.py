@@ -258,7 +258,7 @@ def run_once(
                 observers.append(speaking)
             if resumed is not None:
                 result = agent.execute(task, observers=observers, callbacks=callbacks, resume=resumed.steps,
-                                       run_id=resumed.run_id)
+                                       run_id=resumed.run_id, summary=resumed.summary)
             else:
                 result = agent.execute(task, observers=observers, callbacks=callbacks)
         except KeyboardInterrupt:

@@ -36,6 +36,13 @@ _OPTIONS = [
                       "else 8192]"),
     click.option("--memory-window", type=click.IntRange(min=1), default=5, envvar="AUTOAGENT_MEMORY_WINDOW",
                  show_envvar=True, help="How many recent steps the prompt shows the model."),
+    click.option("--compaction", type=click.Choice(["auto", "on", "off"]), default="auto",
+                 envvar="AUTOAGENT_COMPACTION", show_envvar=True,
+                 help="Fold the steps that leave the --memory-window into a running summary of the run, shown "
+                      "before the recent steps (one model call each time steps leave it; none for a run that never "
+                      "passes the window). auto: on where --max-steps is more than twice --memory-window, except for "
+                      "a small model (the bundled one: measured, no gain, and its summaries dropped facts); off: old "
+                      "steps are dropped whole."),
     click.option("--workspace", type=click.Path(file_okay=False, path_type=Path), default=Path("workspace"),
                  envvar="AUTOAGENT_WORKSPACE", show_envvar=True,
                  help="Directory the file tools (and the shell) work in; created when needed."),

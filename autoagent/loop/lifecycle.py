@@ -57,6 +57,7 @@ class Agent(Protocol):
         callbacks: Callbacks = None,
         resume: Sequence[Step] = (),
         run_id: str = "",
+        summary: tuple[str, int] = ("", 0),
     ) -> RunResult:
         """Run `task` and return the whole record of the run."""
         ...
@@ -88,6 +89,9 @@ class AgentOptions:
     output_type: Any = None
     instructions: ProjectInstructions | None = None  # a project's standing instructions (AGENTS.md): prompt text
     fallback: BaseChatModel | None = None  # the model a run goes on with when its own fails after its retries
+    # steps that leave the window are told in a running summary (autoagent/loop/compaction.py); None: auto, for runs
+    # whose step limit passes twice the window
+    compaction: bool | None = None
 
 
 def gather_options(
@@ -151,12 +155,15 @@ class RunLifecycle:
         callbacks: Callbacks = None,
         resume: Sequence[Step] = (),
         run_id: str = "",
+        summary: tuple[str, int] = ("", 0),
     ) -> RunResult:
         """Run `task` and return the whole record of the run; `observers` and `callbacks` hear this run besides
-        the agent's own; `resume` continues after a stopped run's steps."""
+        the agent's own; `resume` continues after a stopped run's steps (and `summary`, its compaction's summary and
+        the step it tells up to)."""
         if resume and not self.resumable:
             raise ConfigurationError(self.not_resumable)
-        result = self.last_run = RunResult(task=task, run_id=run_id or new_run_id(), steps=list(resume))
+        result = self.last_run = RunResult(task=task, run_id=run_id or new_run_id(), steps=list(resume),
+                                           summary=summary[0], summarized=summary[1])
         events = self._events(verbose, observers)
         parent = getattr(callbacks, "parent_run_id", None)  # a sub-agent's: the tool call it runs under
         callbacks = merge_callbacks(merge_callbacks(self.callbacks, callbacks), events.callbacks(parent))

@@ -17,20 +17,31 @@ REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
 
 
 class ShortTermMemory:
-    """A window over the most recent steps; older steps fall out of the prompt."""
+    """A window over the most recent steps; older steps fall out of the prompt, into `left` until a running
+    summary of them (`summary`, autoagent/loop/compaction.py) takes them in, shown before the window."""
 
     def __init__(self, window: int = 5) -> None:
         if window < 1:
             raise ValueError("the short-term memory window must hold at least one step")
         self._steps: deque[Step] = deque(maxlen=window)
+        self.summary = ""  # the steps that left the window, told in a few sentences
+        self.summarized = 0  # the number of the last step the summary tells
+        self.left: list[Step] = []  # steps out of the window, not yet in the summary
         self.omitted = 0  # steps left out to fit the model's context window (see `trimmed`)
         self.shortened = False  # observations cut to fit it
         self.observation_chars: int | None = None  # where observations are cut when shown (see `trimmed`)
         self._blocks: dict[tuple[int, str], tuple[Step, str]] = {}  # (step, its block) by (id of step, template)
 
     def add(self, step: Step) -> None:
-        """Remember a step, forgetting the oldest one when the window is full."""
+        """Remember a step; the oldest one leaves the window when it is full (kept in `left` for the summary)."""
+        if len(self._steps) == self._steps.maxlen and self._steps[0].number > self.summarized:
+            self.left.append(self._steps[0])
         self._steps.append(step)
+
+    def summarize(self, summary: str, through: int) -> None:
+        """The steps up to `through` are told by `summary` from now on."""
+        self.summary, self.summarized = summary, through
+        self.left = [step for step in self.left if step.number > through]
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self._steps)
@@ -43,6 +54,7 @@ class ShortTermMemory:
         what a final answer is written from (finishes, refusals, unreadable replies and calls that failed before
         one worked only distract a small model into copying them: "invoice.txt" it guessed, not the file found)."""
         results = ShortTermMemory(max(len(self._steps), 1))
+        results.summary, results.summarized = self.summary, self.summarized
         ran = [step for step in self._steps if step.kind is StepKind.ACTION]
         worked = [step for step in ran if step.success]
         for step in worked or ran:
@@ -54,6 +66,7 @@ class ShortTermMemory:
         to fit a context window; the rendering says what was left out."""
         kept = list(self._steps)[-keep:] if keep > 0 else []
         copy = ShortTermMemory(max(len(kept), 1))
+        copy.summary, copy.summarized = self.summary, self.summarized
         for step in kept:
             copy.add(step)
         copy.observation_chars = observation_chars
@@ -94,7 +107,9 @@ class ShortTermMemory:
         live = {id(step) for step in self._steps}
         self._blocks = {key: block for key, block in self._blocks.items() if key[0] in live}
         note = self.trim_note(builder)
-        return "\n".join([note, *blocks] if note else blocks)
+        told = [builder.render("memory_summary", summary=self.summary, through=str(self.summarized)).strip()] \
+            if self.summary else []
+        return "\n".join([*told, note, *blocks] if note else [*told, *blocks])
 
     @staticmethod
     def _render_step(step: Step, template: PromptTemplate, template_name: str) -> str:

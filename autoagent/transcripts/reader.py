@@ -37,6 +37,7 @@ class Transcript:
     warnings: list[str] = field(default_factory=list)
     plans: list[list[str]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)  # every readable record, in file order
+    summary: tuple[str, int] = ("", 0)  # compaction's last summary, and the step it tells up to
 
     @property
     def resumable(self) -> bool:
@@ -107,9 +108,13 @@ def _apply(transcript: Transcript, record: dict[str, Any]) -> None:
     elif kind == "resume":  # the run continued: it has not ended yet, and steps after `from_step` are redone
         transcript.settings = record.get("settings", transcript.settings)
         transcript.steps = [step for step in transcript.steps if step.number < record.get("from_step", 1 << 30)]
+        if transcript.summary[1] >= record.get("from_step", 1 << 30):  # it told steps that are redone
+            transcript.summary = ("", 0)
         transcript.stop_reason = None
     elif kind == "step":
         transcript.steps.append(step_from_record(record))
+    elif kind == "summary":  # compaction: the steps up to `through_step`, told
+        transcript.summary = (str(record.get("text", "")), int(record.get("through_step", 0)))
     elif kind == "warning":
         transcript.warnings.append(record.get("message", ""))
     elif kind == "plan":

@@ -165,6 +165,9 @@ class TranscriptWriter(RunObserver):
         self._last_step = step.number
         self._write(step_record(step))
 
+    def on_summary(self, text: str, through: int) -> None:
+        self._write({"type": "summary", "through_step": through, "text": text})
+
     def on_warning(self, message: str) -> None:
         self._write({"type": "warning", "message": message, "time": _now()})
 
