@@ -20,7 +20,7 @@ def compacts(setting: bool | None, max_steps: int, window: int, small: bool = Fa
     """Whether a run compacts: as set, or (None, auto) where its step limit passes AUTO_RUN_WINDOWS windows and the
     model is not a small one. Measured on the bundled 1.5B model: on fresh20 (8 steps, window 5) no right answer
     gained, at a model call a step more; and its summaries kept the task's words but dropped the fact a read file gave
-    (tests/test_compaction_slow.py's run: "The agent reads the key.txt file to find the access code.")."""
+    ("The agent reads the key.txt file to find the access code.": docs/memory.md)."""
     if setting is not None:
         return setting
     return not small and max_steps > AUTO_RUN_WINDOWS * window
