@@ -41,16 +41,14 @@ from .. import __version__
 from ..redact import redacted
 from . import artifacts as files
 from .mcp import progress_message
-from .schema import Status, StepRequestBody, TaskRequestBody
+from .schema import Status, Step, StepRequestBody, TaskRequestBody
+from .service import TaskService, step_with_events
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from ..run_events import RunEvent
     from .access import Access
     from .limits import Limits
-    from .schema import Step
-    from .service import TaskService
 
 RPC_PATH = "/a2a"
 INLINE_BYTES = 1 << 20  # a workspace file up to this size comes inline in its artifact; a larger one as its URL
@@ -110,26 +108,14 @@ class ServerExecutor(AgentExecutor):
 
     async def _step(self, updater: TaskUpdater, task_id: str, answer: str | None) -> Step:
         """One step of the server's task; each step the run completes meanwhile is a WORKING update, in order."""
-        loop = asyncio.get_running_loop()
-        heard: asyncio.Queue[RunEvent] = asyncio.Queue()
-
-        def listener(event: RunEvent) -> None:  # in the run's thread
-            if event.type == "step_completed" and not event.agents:
-                loop.call_soon_threadsafe(heard.put_nowait, event)
-
-        step = asyncio.create_task(asyncio.to_thread(self.service.execute, task_id, StepRequestBody(input=answer),
-                                                     listener))
-        while not (step.done() and heard.empty()):
-            waiting = asyncio.create_task(heard.get())
-            await asyncio.wait({waiting, step}, return_when=asyncio.FIRST_COMPLETED)
-            if waiting.done():
-                event = waiting.result()
-                message = self._message(updater, progress_message(event),
-                                        new_data_part(redacted(event.model_dump(mode="json"))))
+        async for heard in step_with_events(self.service, task_id, StepRequestBody(input=answer)):
+            if isinstance(heard, Step):
+                return heard
+            if heard.type == "step_completed" and not heard.agents:
+                message = self._message(updater, progress_message(heard),
+                                        new_data_part(redacted(heard.model_dump(mode="json"))))
                 await updater.start_work(message)
-            else:
-                waiting.cancel()
-        return step.result()
+        raise AssertionError("a step ends with the step")
 
     async def _end(self, updater: TaskUpdater, task_id: str, step: Step) -> None:
         """The answer and the workspace's files as artifacts, then the terminal state the run's end maps to."""

@@ -3,7 +3,6 @@ origin, token: access.py) and the size limits (limits.py), the docs pages includ
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -34,12 +33,11 @@ from .schema import (
     TaskStepsListResponse,
     page,
 )
-from .service import TaskFinished, TaskService
+from .service import TaskFinished, TaskService, step_with_events
 from .sessions import TaskBusy, TooManyLiveTasks
 from .store import TaskNotFound
 
 if TYPE_CHECKING:
-    from ..run_events import RunEvent
     from ..settings import Settings
 
 PREFIX = "/ap/v1/agent"
@@ -191,26 +189,14 @@ def toolbox(settings: Settings) -> list[Any]:
 
 async def step_events(service: TaskService, task_id: str, body: StepRequestBody) -> AsyncIterator[str]:
     """The SSE stream of one step: the run's events while it works (redacted), then the step, or an error."""
-    loop = asyncio.get_running_loop()
-    heard: asyncio.Queue[RunEvent] = asyncio.Queue()
-
-    def listener(event: RunEvent) -> None:  # in the run's thread
-        loop.call_soon_threadsafe(heard.put_nowait, event)
-
-    step = asyncio.create_task(asyncio.to_thread(service.execute, task_id, body, listener))
     try:
-        while not (step.done() and heard.empty()):
-            waiting = asyncio.create_task(heard.get())
-            await asyncio.wait({waiting, step}, return_when=asyncio.FIRST_COMPLETED)
-            if waiting.done():
-                yield sse(waiting.result().type, redacted(waiting.result().model_dump(mode="json")))
+        async for heard in step_with_events(service, task_id, body):
+            if isinstance(heard, Step):
+                yield sse("step", json.loads(heard.model_dump_json()))
             else:
-                waiting.cancel()
-        done = step.result()
+                yield sse(heard.type, redacted(heard.model_dump(mode="json")))
     except Exception as err:  # the stream has begun: the client reads the error as an event
         yield sse("error", {"message": str(err)})
-        return
-    yield sse("step", json.loads(done.model_dump_json()))
 
 
 def sse(kind: str, data: Any) -> str:

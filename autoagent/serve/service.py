@@ -3,11 +3,12 @@ several tasks at once, and on the embedded model their steps queued for the one 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,6 +193,26 @@ class TaskService:
         stored = redacted(json.loads(step.model_dump_json()))  # the client reads what is stored: no secret
         self.store.add_step(record.task_id, stored)
         return Step(**stored)
+
+
+async def step_with_events(service: TaskService, task_id: str, body: StepRequestBody) -> AsyncIterator[RunEvent | Step]:
+    """The task's next step run in a thread: each of the run's events as it happens, then the step itself (an error
+    of the step is raised)."""
+    loop = asyncio.get_running_loop()
+    heard: asyncio.Queue[RunEvent] = asyncio.Queue()
+
+    def listener(event: RunEvent) -> None:  # in the run's thread
+        loop.call_soon_threadsafe(heard.put_nowait, event)
+
+    step = asyncio.create_task(asyncio.to_thread(service.execute, task_id, body, listener))
+    while not (step.done() and heard.empty()):
+        waiting = asyncio.create_task(heard.get())
+        await asyncio.wait({waiting, step}, return_when=asyncio.FIRST_COMPLETED)
+        if waiting.done():
+            yield waiting.result()
+        else:
+            waiting.cancel()
+    yield step.result()
 
 
 def task_settings(additional_input: dict[str, Any] | None) -> dict[str, Any]:
