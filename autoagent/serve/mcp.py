@@ -173,9 +173,7 @@ def create_server(settings: Settings, host: str = "127.0.0.1", port: int = 8000)
     @server.tool(annotations=ToolAnnotations(title="Show a run", readOnlyHint=True))
     async def show_run(run_id: str) -> dict[str, Any]:
         """One run whole from its transcript: task, status, every step, the answer (any unique prefix of an id)."""
-        shown = await asyncio.to_thread(readers.run, run_id)
-        shown.pop("text")
-        return shown
+        return await asyncio.to_thread(readers.run, run_id, False)
 
     return server
 

@@ -21,9 +21,9 @@ def runs(limit: int = 20) -> dict[str, Any]:
                                "steps": run.steps} for run in list_transcripts(None, limit)]})
 
 
-def run(run_id: str) -> dict[str, Any]:
+def run(run_id: str, with_text: bool = True) -> dict[str, Any]:
     """One run whole from its transcript (any unique prefix of an id): task, status, every step, the answer, and
-    the text `autoagent runs show` prints."""
+    (`with_text`) the text `autoagent runs show` prints."""
     from ..commands.runs import format_run
     from ..run_json import step_to_json
     from ..transcripts.reader import load_transcript
@@ -31,7 +31,8 @@ def run(run_id: str) -> dict[str, Any]:
     transcript = load_transcript(run_id)
     return redacted({"run_id": transcript.run_id, "task": transcript.task, "status": transcript.status,
                      "started": transcript.started, "answer": transcript.answer,
-                     "steps": [step_to_json(step) for step in transcript.steps], "text": format_run(transcript)})
+                     "steps": [step_to_json(step) for step in transcript.steps],
+                     **({"text": format_run(transcript)} if with_text else {})})
 
 
 def recall(settings: Settings, query: str, k: int = 5) -> dict[str, Any]:
