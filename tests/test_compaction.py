@@ -35,6 +35,7 @@ class Summarizer(BaseChatModel):
     sentence with a number in it that the prompt shows (as a good summary keeps the facts)."""
 
     steps: int = 25
+    forgets: bool = False  # summarises as a small model may: the task's words, not the values it read
     prompts: list[str] = Field(default_factory=list)
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None,
@@ -42,7 +43,7 @@ class Summarizer(BaseChatModel):
         prompt = "\n".join(message.text for message in messages)
         if "Write the summary of all these steps" in prompt:
             facts = sorted(set(re.findall(r"the vault code is \d+", prompt)))
-            text = "; ".join(facts) or "notes were read"
+            text = "; ".join(facts) if facts and not self.forgets else "notes were read"
         elif "Write the final answer" in prompt:
             text = "4711"
         else:
@@ -88,6 +89,39 @@ def test_a_resumed_run_starts_from_its_summary(tmp_path: Path) -> None:
         summary=transcript.summary)
     assert resumed.finished
     assert "Summary of steps 1 to 7: the vault code is 4711" in again.prompts[10]
+    assert '1. read_note {"note": "vault"} -> "the vault code is 4711"' in again.prompts[10]  # the results, restored
+
+
+def test_what_a_tool_returned_stays_when_the_summary_drops_it() -> None:
+    model = Summarizer(steps=25, forgets=True)
+    run = AutoGPT(model, tools=[read_note], memory_window=3, max_thought_steps=30).execute(
+        "Read the notes, then tell the vault code.")
+    assert run.finished
+    last = model.prompts[-1]
+    assert "Summary of steps 1 to 22: notes were read" in last  # the summary lost the code...
+    assert '1. read_note {"note": "vault"} -> "the vault code is 4711"' in last  # ...what step 1's tool returned has it
+    assert "\n…\n" in last and '22. read_note {"note": "n21"}' in last  # the middle steps give way, the latest stay
+
+
+def test_the_results_in_short_stay_within_their_budget() -> None:
+    from autoagent.memory.short_term import RESULT_LINE_CHARS, RESULTS_CHARS, results_in_short
+    from autoagent.reply import Action, Thought, ThoughtAndAction
+    from autoagent.steps import Step, StepKind
+
+    def step(number: int, observation: str) -> Step:
+        call = ThoughtAndAction(thought=Thought(text="t"), action=Action(name="read_file", args={"path": "x" * 200}))
+        return Step(number, StepKind.ACTION, "", call, observation)
+
+    for count in (1, 5, 19, 20, 21, 60):
+        lines = results_in_short([step(n, f"value {n}\n" + "words " * 300) for n in range(1, count + 1)]).split("\n")
+        assert sum(len(line) + 1 for line in lines) <= RESULTS_CHARS + RESULT_LINE_CHARS, count
+        assert lines[0].startswith('1. read_file {"path": "xxx') and lines[0].endswith("…")
+        assert lines[-1].startswith(f"{count}. ")
+    from autoagent.acting.fence import fence
+
+    quoted = fence("The content of 'key.txt' (1 line):", "The access code\nis KX-4417.", kind="FILE CONTENT",
+                   source="the workspace file 'key.txt'")
+    assert results_in_short([step(1, quoted)]).endswith('-> "The access code is KX-4417."')  # the text, not the fence
 
 
 def test_a_run_within_its_window_makes_no_summary() -> None:

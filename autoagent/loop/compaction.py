@@ -20,7 +20,8 @@ def compacts(setting: bool | None, max_steps: int, window: int, small: bool = Fa
     """Whether a run compacts: as set, or (None, auto) where its step limit passes AUTO_RUN_WINDOWS windows and the
     model is not a small one. Measured on the bundled 1.5B model: on fresh20 (8 steps, window 5) no right answer
     gained, at a model call a step more; and its summaries kept the task's words but dropped the fact a read file gave
-    ("The agent reads the key.txt file to find the access code.": docs/memory.md)."""
+    ("The agent reads the key.txt file to find the access code.": docs/memory.md), which the lines of what the tools
+    returned, shown beside the summary (ShortTermMemory), now keep."""
     if setting is not None:
         return setting
     return not small and max_steps > AUTO_RUN_WINDOWS * window

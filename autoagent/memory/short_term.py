@@ -9,16 +9,20 @@ from dataclasses import replace
 
 from langchain_core.prompts import PromptTemplate
 
-from ..acting.fence import truncate
+from ..acting.fence import truncate, unfenced
 from ..prompts import PromptTemplateBuilder, format_prompt
 from ..steps import Step, StepKind
 
 REPLY_CHARS = 300  # how much of an unparseable reply is shown back to the model
+RESULTS_CHARS = 1200  # what the summarised steps' tools returned, shown in short beside the summary: at most this
+RESULT_LINE_CHARS = 60  # ... and at least this much of each step's line (fewer lines where more would not fit)
 
 
 class ShortTermMemory:
     """A window over the most recent steps; older steps fall out of the prompt, into `left` until a running
-    summary of them (`summary`, autoagent/loop/compaction.py) takes them in, shown before the window."""
+    summary of them (`summary`, autoagent/loop/compaction.py) takes them in (`folded`), shown before the window with
+    what their tools returned in short: a small model's summary keeps the task's words and may drop the value a tool
+    gave."""
 
     def __init__(self, window: int = 5) -> None:
         if window < 1:
@@ -27,6 +31,7 @@ class ShortTermMemory:
         self.summary = ""  # the steps that left the window, told in a few sentences
         self.summarized = 0  # the number of the last step the summary tells
         self.left: list[Step] = []  # steps out of the window, not yet in the summary
+        self.folded: list[Step] = []  # steps out of the window that the summary tells
         self.omitted = 0  # steps left out to fit the model's context window (see `trimmed`)
         self.shortened = False  # observations cut to fit it
         self.observation_chars: int | None = None  # where observations are cut when shown (see `trimmed`)
@@ -34,14 +39,21 @@ class ShortTermMemory:
 
     def add(self, step: Step) -> None:
         """Remember a step; the oldest one leaves the window when it is full (kept in `left` for the summary)."""
-        if len(self._steps) == self._steps.maxlen and self._steps[0].number > self.summarized:
-            self.left.append(self._steps[0])
+        if len(self._steps) == self._steps.maxlen:
+            oldest = self._steps[0]
+            (self.left if oldest.number > self.summarized else self.folded).append(oldest)
         self._steps.append(step)
 
     def summarize(self, summary: str, through: int) -> None:
         """The steps up to `through` are told by `summary` from now on."""
         self.summary, self.summarized = summary, through
+        self.folded += [step for step in self.left if step.number <= through]
         self.left = [step for step in self.left if step.number > through]
+
+    def _told_as(self, copy: ShortTermMemory) -> ShortTermMemory:
+        """`copy`, telling the steps before its window as this memory does."""
+        copy.summary, copy.summarized, copy.folded = self.summary, self.summarized, self.folded
+        return copy
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self._steps)
@@ -53,8 +65,7 @@ class ShortTermMemory:
         """A copy holding only the steps whose tool ran, and of those only the ones that worked when any did:
         what a final answer is written from (finishes, refusals, unreadable replies and calls that failed before
         one worked only distract a small model into copying them: "invoice.txt" it guessed, not the file found)."""
-        results = ShortTermMemory(max(len(self._steps), 1))
-        results.summary, results.summarized = self.summary, self.summarized
+        results = self._told_as(ShortTermMemory(max(len(self._steps), 1)))
         ran = [step for step in self._steps if step.kind is StepKind.ACTION]
         worked = [step for step in ran if step.success]
         for step in worked or ran:
@@ -65,8 +76,7 @@ class ShortTermMemory:
         """A copy holding only the newest `keep` steps, whose observations are shown cut to `observation_chars`,
         to fit a context window; the rendering says what was left out."""
         kept = list(self._steps)[-keep:] if keep > 0 else []
-        copy = ShortTermMemory(max(len(kept), 1))
-        copy.summary, copy.summarized = self.summary, self.summarized
+        copy = self._told_as(ShortTermMemory(max(len(kept), 1)))
         for step in kept:
             copy.add(step)
         copy.observation_chars = observation_chars
@@ -107,9 +117,15 @@ class ShortTermMemory:
         live = {id(step) for step in self._steps}
         self._blocks = {key: block for key, block in self._blocks.items() if key[0] in live}
         note = self.trim_note(builder)
-        told = [builder.render("memory_summary", summary=self.summary, through=str(self.summarized)).strip()] \
-            if self.summary else []
-        return "\n".join([*told, note, *blocks] if note else [*told, *blocks])
+        return "\n".join(part for part in [self._told(builder), note, *blocks] if part)
+
+    def _told(self, builder: PromptTemplateBuilder) -> str:
+        """The summary of the steps before the window, and what their tools returned in short; empty when none."""
+        if not self.summary:
+            return ""
+        told = builder.render("memory_summary", summary=self.summary, through=str(self.summarized)).strip()
+        results = results_in_short(self.folded)
+        return f"{told}\n{builder.render('memory_results', results=results).strip()}" if results else told
 
     @staticmethod
     def _render_step(step: Step, template: PromptTemplate, template_name: str) -> str:
@@ -127,3 +143,28 @@ class ShortTermMemory:
             action_input=arguments,
             observation=step.observation,
         ).strip()
+
+
+def results_in_short(steps: list[Step]) -> str:
+    """What the tools of `steps` returned, a line a step (its call, then its observation on one line), within
+    RESULTS_CHARS: each line gets an equal share, at least RESULT_LINE_CHARS, and where even that would not fit, the
+    first and the last steps' lines are kept (the first read what the task rests on, the last are the latest)."""
+    lines = [_result_line(step) for step in steps if step.kind is StepKind.ACTION and step.action]
+    if not lines:
+        return ""
+    most = RESULTS_CHARS // RESULT_LINE_CHARS
+    if len(lines) > most:
+        lines = [*lines[:most // 2], "…", *lines[len(lines) - (most - most // 2 - 1):]]
+    share = max(RESULT_LINE_CHARS, RESULTS_CHARS // len(lines))
+    return "\n".join(line if len(line) <= share else line[:share - 1] + "…" for line in lines)
+
+
+def _result_line(step: Step) -> str:
+    """One step's call and what it returned on one line: the call's arguments cut short, and of a quoted file or
+    page the text alone, as a quoted string (the fence's heading and markers would take the line's share)."""
+    action = step.action
+    assert action is not None
+    arguments = " ".join(json.dumps(action.args, ensure_ascii=False).split())
+    arguments = arguments if len(arguments) <= RESULT_LINE_CHARS else arguments[:RESULT_LINE_CHARS - 1] + "…"
+    returned = json.dumps(" ".join(unfenced(step.observation).split()), ensure_ascii=False)
+    return f"{step.number}. {action.name} {arguments} -> {returned}"
