@@ -1,6 +1,7 @@
 """Self-consistency: an answer the model gives from what it knows is taken only when the model gives it again.
 The run draws a few short answers to the same task from the same results, at a temperature (see
-`CheckContext.samples`), and a check accepts the draft only when every one of them agrees with it.
+`CheckContext.samples`), and a check accepts the draft only when every one of them agrees with it (or, with
+`majority`, when most of the answers do, the draft's among them: the coach's check of an answer to a question).
 
 `self_consistency()` is a check anyone may add (`AgentOptions(checks=[self_consistency()])`); the coach runs the
 same test on answers no tool result supports. Two answers agree when what each adds to the request's own words
@@ -73,12 +74,16 @@ def disagreeing(draft: str, samples: Sequence[str], task: str, same: Agreement =
             if not all(same(sample, answer, task) for answer in answers[:index])]
 
 
-def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agreement = agree) -> Verdict:
+def consistency_verdict(context: CheckContext, samples: int = SAMPLES, same: Agreement = agree,
+                        majority: bool = False) -> Verdict:
     """Accept the draft when `samples` short answers drawn from the same results all agree with it and each
-    other (as `same` judges two answers); else stop the run unverified, with the answers shown."""
+    other (as `same` judges two answers), or with `majority` when most of the answers, the draft's among them,
+    agree with it (one sample in two); else stop the run unverified, with the answers shown."""
     draft = context.answer  # written first: the samples are drawn beside it
     drawn = context.samples(samples)
     if not drawn:  # the run cannot draw any (a context built around a given answer): nothing to compare
+        return Verdict.accept()
+    if majority and 2 * (1 + sum(same(draft, sample, context.task) for sample in drawn)) > len(drawn) + 1:
         return Verdict.accept()
     odd = disagreeing(draft, drawn, context.task, same)
     if not odd:

@@ -106,7 +106,9 @@ def test_the_coach_asks_again_for_a_value_a_sampling_model_worked_out_and_keeps_
 
     agreed, llm = run("42", "42.")
     assert agreed.finished and agreed.answer == "6 times 7 is 42." and len(llm.calls) == 5
-    disputed, _ = run("42", "48")
+    outvoted, _ = run("42", "48")  # the draft and one sample: most answers agree
+    assert outvoted.finished and outvoted.answer == "6 times 7 is 42."
+    disputed, _ = run("48", "45")
     assert disputed.stop_reason is StopReason.UNVERIFIED and disputed.answer == "6 times 7 is 42."
     assert disputed.steps[-1].check == "coach" and "did not agree" in disputed.steps[-1].observation
 

@@ -144,8 +144,8 @@ class Coaching(Advisor):
         (edits.py: or the agent writes what two fresh drafts agree on), and the answer to a request that asks for
         no change (whose outcome is the answer, not the workspace) must come to the same number when the model
         works out a calculation it rests on again, or writes a program that prints the same numbers as the run's
-        (recompute.py), and agree with short answers sampled from the same results, on its numbers where it states
-        any.
+        (recompute.py), and agree with one of two short answers sampled from the same results (a majority of the
+        three), on its numbers where it states any.
         `answer` is the draft, or what the referee put in its place: a stopped run shows it as unsure. Measured on
         held-out sets written before: bench/RESULTS.md."""
         edited = edits_verdict(self.drafts, self.referee.writers, self.prompts)
@@ -155,7 +155,7 @@ class Coaching(Advisor):
         worked_out = recompute_verdict(drafts, toolbox, answer) or rerun_verdict(drafts, toolbox, answer)
         if worked_out is not None:
             return worked_out if answer == context.answer else Verdict.stop(worked_out.note, worked_out.reason, answer)
-        verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers)
+        verdict = consistency_verdict(context.with_answer(answer), same=agree_on_numbers, majority=True)
         if verdict.kind is VerdictKind.ACCEPT:
             return None
         return verdict if answer == context.answer else Verdict.stop(verdict.note, verdict.reason, answer)
