@@ -3,6 +3,7 @@ read at step 1 of a 25-step run is still in the last prompt, within the context 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -115,8 +116,10 @@ def test_the_results_in_short_stay_within_their_budget() -> None:
     for count in (1, 5, 19, 20, 21, 60):
         lines = results_in_short([step(n, f"value {n}\n" + "words " * 300) for n in range(1, count + 1)]).split("\n")
         assert sum(len(line) + 1 for line in lines) <= RESULTS_CHARS + RESULT_LINE_CHARS, count
-        assert lines[0].startswith('1. read_file {"path": "xxx') and lines[0].endswith("…")
+        assert lines[0].startswith('1. read_file {"path": "xxx') and lines[0].endswith('…"')
         assert lines[-1].startswith(f"{count}. ")
+        returned = [json.loads(line.split(" -> ", 1)[1]) for line in lines if line != "…"]  # each string closes
+        assert all(text.startswith("value ") for text in returned)
     from autoagent.acting.fence import fence
 
     quoted = fence("The content of 'key.txt' (1 line):", "The access code\nis KX-4417.", kind="FILE CONTENT",

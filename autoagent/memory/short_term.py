@@ -146,25 +146,33 @@ class ShortTermMemory:
 
 
 def results_in_short(steps: list[Step]) -> str:
-    """What the tools of `steps` returned, a line a step (its call, then its observation on one line), within
-    RESULTS_CHARS: each line gets an equal share, at least RESULT_LINE_CHARS, and where even that would not fit, the
-    first and the last steps' lines are kept (the first read what the task rests on, the last are the latest)."""
-    lines = [_result_line(step) for step in steps if step.kind is StepKind.ACTION and step.action]
-    if not lines:
+    """What the tools of `steps` returned, a line a step (its call, then what it returned as a quoted string),
+    within RESULTS_CHARS: each line gets an equal share, at least RESULT_LINE_CHARS, and where even that would not
+    fit, the first and the last steps' lines are kept (the first read what the task rests on, the last are the
+    latest)."""
+    ran = [step for step in steps if step.kind is StepKind.ACTION and step.action]
+    if not ran:
         return ""
     most = RESULTS_CHARS // RESULT_LINE_CHARS
-    if len(lines) > most:
-        lines = [*lines[:most // 2], "…", *lines[len(lines) - (most - most // 2 - 1):]]
-    share = max(RESULT_LINE_CHARS, RESULTS_CHARS // len(lines))
-    return "\n".join(line if len(line) <= share else line[:share - 1] + "…" for line in lines)
+    kept: list[Step | None] = list(ran)
+    if len(ran) > most:
+        kept = [*ran[:most // 2], None, *ran[len(ran) - (most - most // 2 - 1):]]
+    share = max(RESULT_LINE_CHARS, RESULTS_CHARS // len(kept))
+    return "\n".join("…" if step is None else _result_line(step, share) for step in kept)
 
 
-def _result_line(step: Step) -> str:
-    """One step's call and what it returned on one line: the call's arguments cut short, and of a quoted file or
-    page the text alone, as a quoted string (the fence's heading and markers would take the line's share)."""
+def _result_line(step: Step, share: int) -> str:
+    """One step's call and what it returned on one line of about `share` characters: the call's arguments cut to a
+    third of it, and of a quoted file or page the text alone (the fence's heading and markers would take the line),
+    cut to fit before it is quoted, so the string always closes."""
     action = step.action
     assert action is not None
-    arguments = " ".join(json.dumps(action.args, ensure_ascii=False).split())
-    arguments = arguments if len(arguments) <= RESULT_LINE_CHARS else arguments[:RESULT_LINE_CHARS - 1] + "…"
-    returned = json.dumps(" ".join(unfenced(step.observation).split()), ensure_ascii=False)
-    return f"{step.number}. {action.name} {arguments} -> {returned}"
+    arguments = _cut(" ".join(json.dumps(action.args, ensure_ascii=False).split()), share // 3)
+    call = f"{step.number}. {action.name} {arguments} -> "
+    returned = _cut(" ".join(unfenced(step.observation).split()), max(share - len(call) - 2, 1))
+    return call + json.dumps(returned, ensure_ascii=False)
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text`, or its first `limit` - 1 characters and "…"."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
