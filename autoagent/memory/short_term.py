@@ -51,8 +51,9 @@ class ShortTermMemory:
         self.left = [step for step in self.left if step.number > through]
 
     def _told_as(self, copy: ShortTermMemory) -> ShortTermMemory:
-        """`copy`, telling the steps before its window as this memory does."""
-        copy.summary, copy.summarized, copy.folded = self.summary, self.summarized, self.folded
+        """`copy`, telling the steps before its window as this memory does (its own list of them: a copy that
+        overflows its window adds to it)."""
+        copy.summary, copy.summarized, copy.folded = self.summary, self.summarized, list(self.folded)
         return copy
 
     def __iter__(self) -> Iterator[Step]:
