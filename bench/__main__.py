@@ -2,6 +2,7 @@
 framework's own overhead.
 
   python -m bench run --set main --configs json          a measured run: records to bench/out/, a summary committed
+  python -m bench run --set main --configs json --resume the same run, cut off, goes on where it stopped
   python -m bench run --set main --replay DIR --against bench/summaries/X.json
                                                          replayed model calls: a check that a change changed nothing
   python -m bench compare A.json B.json                  the tasks whose class differs between two runs
@@ -25,6 +26,8 @@ def run(args: argparse.Namespace) -> None:
     from bench.measure import Plan, run_plan
     from bench.runner import Options, limit_threads
 
+    if args.resume and args.replay:
+        raise SystemExit("--resume goes on with a measured run; a replay is run whole (leave out --resume)")
     if args.record or args.replay:
         from bench.replay import install
 
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> None:
                       args.max_steps, args.task_seconds)
     run_plan(Plan(args.set, [config for config in args.configs.split(",") if config], options, args.threads,
                   {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.variant,
-                  args.against))
+                  args.against, resume=args.resume))
 
 
 def parse_setting(text: str) -> tuple[str, object]:
@@ -133,6 +136,10 @@ def parser() -> argparse.ArgumentParser:
                      "needs --variant")
     one.add_argument("--variant", default="", help="a name for the --setting values: summaries and table rows carry it")
     one.add_argument("--note", default="", help="a note the summary keeps (what was measured, and why)")
+    one.add_argument("--resume", action="store_true",
+                     help="go on with the run the same arguments began at this commit (cut off, or killed): only "
+                     "the tasks with no result yet run, and its summary is the whole run's; where none was begun, "
+                     "begin it")
     one.set_defaults(handle=run)
 
     two = commands.add_parser("compare", help="the tasks whose class differs between two summaries",

@@ -1,19 +1,20 @@
 """`python -m bench run`: each chosen set run under each config, judged, its full records written under bench/out/
 (ignored) and its summary into bench/summaries/ (unless the run replays recorded model calls: a replay is a check of
-a change, not a measurement)."""
+a change, not a measurement). A run that was cut off goes on with `--resume`: the same command, at the same commit,
+runs only the tasks that have no result yet, and the summary is the one run's."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .judge import Outcome, RunInfo, judge
-from .runner import OUT, PEERS, Options, run_batch, run_peer, transcript_steps
+from .runner import OUT, PEERS, Options, results_file, run_batch, run_peer, transcript_steps
 from .summaries import (
     SUMMARIES,
     cores,
@@ -24,7 +25,7 @@ from .summaries import (
     task_label,
     write_summary,
 )
-from .tasksets import TaskSet, load_set
+from .tasksets import Task, TaskSet, load_set
 
 MARKS = {"right-finished": "ok", "right-stopped": "ok-stopped", "false": "FALSE", "wrong-stopped": "fail",
          "error": "ERROR"}
@@ -44,6 +45,7 @@ class Plan:
     variant: str = ""
     against: list[Path] = field(default_factory=list)
     summaries: Path = SUMMARIES
+    resume: bool = False  # go on with the run these arguments began at this commit: its tasks with a result stay
 
 
 def run_plan(plan: Plan) -> list[dict[str, Any]]:
@@ -55,14 +57,16 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
         tasks = task_set.chosen(plan.tasks)
         for config in plan.configs:
             peer = config in PEERS
+            begun = begin(results_file(name, config, plan.options), run_key(plan, name, config, tasks), commit,
+                          started.isoformat(timespec="seconds"), plan.resume)
             info = RunInfo(set=name, config=PEERS.get(config, config), agent=config if peer else "autoagent",
                            model=plan.options.model, coach="" if peer else plan.options.coach,
-                           python=plan.options.python, commit=commit, date=started.date().isoformat(),
-                           started=started.isoformat(timespec="seconds"), machine=machine(), cores=cores(),
+                           python=plan.options.python, commit=commit, date=begun.started[:10],
+                           started=begun.started, machine=machine(), cores=cores(),
                            threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
                            settings=limits_of(plan.options, peer), note=plan.note)
-            records = run_peer(name, tasks, config, plan.options) if peer else run_batch(name, tasks, config,
-                                                                                           plan.options)
+            run = run_peer if peer else run_batch
+            records = run(name, tasks, config, plan.options, fresh=begun.fresh)
             outcomes, summary = judge(task_set, records, info, peer_steps if peer else transcript_steps)
             show(task_set, config, outcomes)
             where = write_records(summary, outcomes, plan.replaying)
@@ -78,6 +82,46 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
     return made
 
 
+def run_key(plan: Plan, set_name: str, config: str, tasks: Sequence[Task]) -> dict[str, Any]:
+    """What makes a run the same run when it is resumed: the set, its tasks, the config and everything every task
+    gets."""
+    options = plan.options
+    return {"set": set_name, "tasks": [task.id for task in tasks], "config": config, "variant": plan.variant,
+            "model": options.model, "coach": options.coach, "base_url": options.base_url, "python": options.python,
+            "settings": dict(options.settings), "max_steps": options.max_steps, "task_seconds": options.task_seconds,
+            "workers": options.workers, "threads": plan.threads}
+
+
+@dataclass(frozen=True)
+class Begun:
+    """A run of one set under one config: when it began, and whether its results file starts empty."""
+
+    started: str
+    fresh: bool
+
+
+def begin(results: Path, key: dict[str, Any], commit: str, started: str, resume: bool) -> Begun:
+    """The run whose records go to `results`. A new one is begun (its results file emptied)
+    unless `resume` finds one begun with the same `key` at the same commit, which goes on; one begun otherwise is
+    an error (exit with one line), never mixed in."""
+    state = results.with_name(f"{results.stem}.run.json")
+    if resume and state.is_file():
+        begun = json.loads(state.read_text(encoding="utf-8"))
+        if begun["commit"] != commit:
+            raise SystemExit(f"--resume: the run in {results} was begun at commit {begun['commit'] or '(none)'}, "
+                             f"this checkout is at {commit or '(none)'}: check that commit out, or leave out "
+                             "--resume to begin anew")
+        differs = sorted(name for name in key.keys() | begun["key"].keys() if key.get(name) != begun["key"].get(name))
+        if differs:
+            raise SystemExit(f"--resume: the run in {results} was begun with another {', '.join(differs)}: give "
+                             "the arguments it was begun with, or leave out --resume to begin anew")
+        return Begun(begun["started"], fresh=False)
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text(json.dumps({"commit": commit, "started": started, "key": key}, ensure_ascii=False),
+                     encoding="utf-8")
+    return Begun(started, fresh=True)
+
+
 def limits_of(options: Options, peer: bool) -> dict[str, Any]:
     """What a run's summary records of the settings every task got: the step and time limits, and for autoagent the
     further --setting values."""
@@ -85,7 +129,7 @@ def limits_of(options: Options, peer: bool) -> dict[str, Any]:
     return {**{key: value for key, value in limits.items() if value}, **({} if peer else dict(options.settings))}
 
 
-def peer_steps(record: dict[str, Any]) -> tuple[int, list[str], list[str]]:
+def peer_steps(record: Mapping[str, Any]) -> tuple[int, list[str], list[str]]:
     """A peer's steps: its count (no transcript to read)."""
     return int(record.get("steps") or 0), [], []
 

@@ -34,17 +34,20 @@ class Options:
 PEERS = {"smolagents-tools": "tools", "smolagents-code": "code"}
 
 
-def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options) -> list[dict[str, Any]]:
+def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options,
+             fresh: bool = True) -> list[dict[str, Any]]:
     """Every task run by a peer agent on the same bundled model (bench/peers, in a process of its own); its result
-    records in the shape of autoagent batch's, in the order of the tasks."""
+    records in the shape of autoagent batch's, in the order of the tasks. Not `fresh`: the tasks the results file
+    already holds are not run again (a run resumed)."""
     import subprocess
     import sys
 
-    folder = run_folder(set_name, options)
-    folder.mkdir(parents=True, exist_ok=True)
-    tasks_file, results = folder / f"peer-{agent}-tasks.jsonl", folder / f"peer-{agent}.jsonl"
+    results = results_file(set_name, agent, options)
+    results.parent.mkdir(parents=True, exist_ok=True)
+    tasks_file = results.with_name(f"{results.stem}-tasks.jsonl")
     tasks_file.write_text("".join(batch_line(task, "json", "") + "\n" for task in tasks), encoding="utf-8")
-    results.unlink(missing_ok=True)  # a fresh run: the peer's runner skips the tasks a results file holds
+    if fresh:  # the peer's runner skips the tasks a results file holds
+        results.unlink(missing_ok=True)
     command = [sys.executable, "-m", "bench.peers", "run", "--agent", agent, "--tasks", str(tasks_file),
                "--out", str(results), "--max-steps", str(options.max_steps or 8),
                *(["--task-timeout", str(options.task_seconds)] if options.task_seconds else [])]
@@ -59,6 +62,11 @@ def run_folder(set_name: str, options: Options) -> Path:
     return OUT / "-".join(part.replace(":", "_").replace("/", "_") for part in parts)
 
 
+def results_file(set_name: str, config: str, options: Options) -> Path:
+    """Where the result records of a set run under `config` (a protocol, or a peer) are appended as tasks end."""
+    return run_folder(set_name, options) / (f"peer-{config}.jsonl" if config in PEERS else f"batch-{config}.jsonl")
+
+
 def batch_line(task: Task, config: str, coach: str, extra: Mapping[str, Any] | None = None) -> str:
     """A task as a line of the batch's tasks file."""
     protocol, mode = protocol_mode(config)
@@ -67,19 +75,22 @@ def batch_line(task: Task, config: str, coach: str, extra: Mapping[str, Any] | N
                        "settings": {"lang": task.lang, **settings}}, ensure_ascii=False)
 
 
-def run_batch(set_name: str, tasks: list[Task], config: str, options: Options) -> list[dict[str, Any]]:
+def run_batch(set_name: str, tasks: list[Task], config: str, options: Options,
+              fresh: bool = True) -> list[dict[str, Any]]:
     """Every task run under one config by `autoagent batch` in this process (so --threads holds); its result
-    records, in the order of the tasks."""
+    records, in the order of the tasks. Not `fresh`: the tasks the results file already holds are not run again (a
+    run resumed)."""
     from autoagent.cli import cli
 
-    folder = run_folder(set_name, options)
-    folder.mkdir(parents=True, exist_ok=True)
-    tasks_file, results = folder / f"batch-{config}-tasks.jsonl", folder / f"batch-{config}.jsonl"
+    results = results_file(set_name, config, options)
+    results.parent.mkdir(parents=True, exist_ok=True)
+    tasks_file = results.with_name(f"{results.stem}-tasks.jsonl")
     limits = {**({"max_steps": options.max_steps} if options.max_steps else {}),
               **({"max_seconds": options.task_seconds} if options.task_seconds else {})}
     lines = [batch_line(task, config, options.coach, {**limits, **options.settings}) + "\n" for task in tasks]
     tasks_file.write_text("".join(lines), encoding="utf-8")
-    results.unlink(missing_ok=True)  # a fresh run: the batch would skip the tasks a results file holds
+    if fresh:  # the batch skips the tasks a results file holds
+        results.unlink(missing_ok=True)
     command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
                "--workers", str(options.workers), *(["--base-url", options.base_url] if options.base_url else []),
                *(["--allow-python"] if options.python else [])]

@@ -8,10 +8,12 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bench import measure
 from bench.__main__ import main
 from bench.measure import Plan, run_plan
 from bench.runner import Options, batch_line, run_folder
@@ -50,6 +52,33 @@ def test_a_run_is_judged_recorded_and_summarised(in_checkout_copy: Path) -> None
     lines = [json.loads(line) for line in records.read_text(encoding="utf-8").splitlines()]
     assert [(line["task"], line["class"], line["actions"]) for line in lines] == [
         ("mul-add", "right-finished", ["calculator", "FINISH"]), ("percent", "false", ["calculator", "FINISH"])]
+
+
+def test_a_run_cut_off_goes_on_where_it_stopped(in_checkout_copy: Path) -> None:
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        plan = Plan(["main"], ["json"], options, tasks={"mul-add", "percent"}, summaries=in_checkout_copy / "s")
+        [first] = run_plan(plan)
+        results = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
+        kept, cut = results.read_text(encoding="utf-8").splitlines()  # in the order they ended: one worker
+        results.write_text(kept + "\n", encoding="utf-8")  # the run was killed before its second task ended
+        [resumed] = run_plan(replace(plan, resume=True))
+    assert resumed["tasks"] == first["tasks"] and resumed["started"] == first["started"]
+    lines = results.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == kept and json.loads(lines[1])["id"] == json.loads(cut)["id"]
+    assert json.loads(lines[1])["run_id"] != json.loads(cut)["run_id"]  # the task with no result ran again, only it
+
+
+def test_resume_refuses_a_run_begun_otherwise(in_checkout_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        plan = Plan(["main"], ["json"], options, tasks={"mul-add"}, summaries=in_checkout_copy / "s", resume=True)
+        run_plan(plan)  # none was begun: --resume begins it
+        with pytest.raises(SystemExit, match="begun with another tasks"):
+            run_plan(replace(plan, tasks={"mul-add", "percent"}))
+        monkeypatch.setattr(measure, "git_commit", lambda: "0123abc")
+        with pytest.raises(SystemExit, match=r"begun at commit .* this checkout is at 0123abc"):
+            run_plan(plan)
 
 
 def test_a_replayed_run_writes_no_summary_and_is_compared_with_one(in_checkout_copy: Path,
