@@ -16,6 +16,7 @@ from typing import Any
 from .judge import Outcome, RunInfo, judge
 from .runner import OUT, PEERS, Options, results_file, run_batch, run_peer, transcript_steps
 from .summaries import (
+    MEASURED_ONLY,
     SUMMARIES,
     cores,
     describe_differences,
@@ -66,7 +67,8 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
                            threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
                            settings=limits_of(plan.options, peer), note=plan.note)
             run = run_peer if peer else run_batch
-            records = run(name, tasks, config, plan.options, fresh=begun.fresh)
+            records = run(name, tasks, config, plan.options, fresh=begun.fresh,
+                          hidden=task_set.status == MEASURED_ONLY)
             outcomes, summary = judge(task_set, records, info, peer_steps if peer else transcript_steps)
             show(task_set, config, outcomes)
             where = write_records(summary, outcomes, plan.replaying)

@@ -4,11 +4,12 @@ the workspaces of a run and of its replay are the same paths."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .judge import protocol_mode
 from .tasksets import Task
@@ -34,11 +35,12 @@ class Options:
 PEERS = {"smolagents-tools": "tools", "smolagents-code": "code"}
 
 
-def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options,
-             fresh: bool = True) -> list[dict[str, Any]]:
+def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options, fresh: bool = True,
+             hidden: bool = False) -> list[dict[str, Any]]:
     """Every task run by a peer agent on the same bundled model (bench/peers, in a process of its own); its result
     records in the shape of autoagent batch's, in the order of the tasks. Not `fresh`: the tasks the results file
-    already holds are not run again (a run resumed)."""
+    already holds are not run again (a run resumed). `hidden`: what the peer's runner prints of each task (its id,
+    its answer) goes to a log file beside the results, not to the terminal (a measured-only set is not read)."""
     import subprocess
     import sys
 
@@ -51,7 +53,8 @@ def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options,
     command = [sys.executable, "-m", "bench.peers", "run", "--agent", agent, "--tasks", str(tasks_file),
                "--out", str(results), "--max-steps", str(options.max_steps or 8),
                *(["--task-timeout", str(options.task_seconds)] if options.task_seconds else [])]
-    subprocess.run(command, check=True)
+    with output_of(results, hidden) as sink:
+        subprocess.run(command, check=True, stdout=sink, stderr=sink)
     records = {json.loads(line)["id"]: json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()}
     return [records[task.id] for task in tasks if task.id in records]
 
@@ -67,6 +70,17 @@ def results_file(set_name: str, config: str, options: Options) -> Path:
     return run_folder(set_name, options) / (f"peer-{config}.jsonl" if config in PEERS else f"batch-{config}.jsonl")
 
 
+@contextlib.contextmanager
+def output_of(results: Path, hidden: bool) -> Iterator[TextIO | None]:
+    """Where a run's own output goes: the terminal (None), or, `hidden`, a log file beside `results` (appended to,
+    so a resumed run's output follows the first part's)."""
+    if not hidden:
+        yield None
+        return
+    with results.with_name(f"{results.stem}.progress.log").open("a", encoding="utf-8") as sink:
+        yield sink
+
+
 def batch_line(task: Task, config: str, coach: str, extra: Mapping[str, Any] | None = None) -> str:
     """A task as a line of the batch's tasks file."""
     protocol, mode = protocol_mode(config)
@@ -75,11 +89,12 @@ def batch_line(task: Task, config: str, coach: str, extra: Mapping[str, Any] | N
                        "settings": {"lang": task.lang, **settings}}, ensure_ascii=False)
 
 
-def run_batch(set_name: str, tasks: list[Task], config: str, options: Options,
-              fresh: bool = True) -> list[dict[str, Any]]:
+def run_batch(set_name: str, tasks: list[Task], config: str, options: Options, fresh: bool = True,
+              hidden: bool = False) -> list[dict[str, Any]]:
     """Every task run under one config by `autoagent batch` in this process (so --threads holds); its result
     records, in the order of the tasks. Not `fresh`: the tasks the results file already holds are not run again (a
-    run resumed)."""
+    run resumed). `hidden`: the batch's progress (each task's id and how it stopped) goes to a log file beside the
+    results, not to the terminal (a measured-only set is not read)."""
     from autoagent.cli import cli
 
     results = results_file(set_name, config, options)
@@ -94,7 +109,12 @@ def run_batch(set_name: str, tasks: list[Task], config: str, options: Options,
     command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
                "--workers", str(options.workers), *(["--base-url", options.base_url] if options.base_url else []),
                *(["--allow-python"] if options.python else [])]
-    cli.main(command, prog_name="autoagent", standalone_mode=False)
+    with output_of(results, hidden) as sink:
+        if sink is None:
+            cli.main(command, prog_name="autoagent", standalone_mode=False)
+        else:
+            with contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
+                cli.main(command, prog_name="autoagent", standalone_mode=False)
     records = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)

@@ -16,7 +16,7 @@ import pytest
 from bench import measure
 from bench.__main__ import main
 from bench.measure import Plan, run_plan
-from bench.runner import Options, batch_line, run_folder
+from bench.runner import Options, batch_line, run_batch, run_folder
 from bench.tasksets import load_set
 
 from .docs_model import docs_server
@@ -79,6 +79,18 @@ def test_resume_refuses_a_run_begun_otherwise(in_checkout_copy: Path, monkeypatc
         monkeypatch.setattr(measure, "git_commit", lambda: "0123abc")
         with pytest.raises(SystemExit, match=r"begun at commit .* this checkout is at 0123abc"):
             run_plan(plan)
+
+
+def test_a_hidden_run_s_progress_goes_to_a_log_not_the_terminal(in_checkout_copy: Path,
+                                                                  capfd: pytest.CaptureFixture[str]) -> None:
+    task = next(task for task in load_set("main").tasks if task.id == "mul-add")
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        [record] = run_batch("main", [task], "json", options, hidden=True)
+    shown = capfd.readouterr()
+    assert record["id"] == "mul-add" and "mul-add" not in shown.err + shown.out
+    log = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.progress.log"
+    assert "mul-add" in log.read_text(encoding="utf-8")  # the batch's own line for the task, kept for later
 
 
 def test_a_replayed_run_writes_no_summary_and_is_compared_with_one(in_checkout_copy: Path,
