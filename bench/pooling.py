@@ -1,6 +1,7 @@
 """The pooled results: per agent, model, config and coach, the latest full run of each set, summed over the suite
-and over the measured-only sets (the sets nobody who changes the agent has read). A run of a change since taken out
-(its summary's `taken_out` names the commit that reverted it) is left out."""
+and over the measured-only sets (the sets nobody who changes the agent has read); and side by side, the newest bench
+command that ran autoagent and a peer on the same sets. A run of a change since taken out (its summary's `taken_out`
+names the commit that reverted it) is left out."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ class Row:
 
     key: Key
     pools: list[Pool]
+
+
+def pooled(name: str, summaries: list[dict[str, Any]]) -> Pool:
+    """A pool named `name` of `summaries`, their counts summed."""
+    return Pool(name, summaries, {field: sum(summary["counts"][field] for summary in summaries) for field in COUNTED})
 
 
 def key_of(summary: dict[str, Any]) -> Key:
@@ -64,13 +70,41 @@ def pooled_rows(summaries: Sequence[dict[str, Any]]) -> list[Row]:
             if chosen:
                 chosen.sort(key=lambda summary: summary["set"])
                 label = name if status == "suite" else f"{name}, {len(chosen)} set{'s' if len(chosen) > 1 else ''}"
-                pools.append(Pool(label, chosen, {field: sum(summary["counts"][field] for summary in chosen)
-                                                  for field in COUNTED}))
+                pools.append(pooled(label, chosen))
         if pools:
             rows.append(Row(key, pools))
     newest = {row.key: max(when(summary) for pool in row.pools for summary in pool.summaries) for row in rows}
     rows.sort(key=lambda row: newest[row.key], reverse=True)
     return sorted(rows, key=lambda row: (row.key[0] != "autoagent", row.key[0]))  # autoagent's rows first
+
+
+def side_by_side(summaries: Sequence[dict[str, Any]]) -> list[Row]:
+    """Per pool (the suite, the measured-only sets), the newest bench command (its runs share their start) that ran
+    autoagent and a peer on full sets of it: a row for each agent, model, config and coach it ran, summed over the
+    sets that every one of them ran (a command still under way counts the sets done by all)."""
+    sets = {name: load_set(name) for name in set_names()}
+    rows = []
+    for status, name in POOLS:
+        commands: dict[str, list[dict[str, Any]]] = {}
+        for summary in summaries:
+            task_set = sets.get(summary["set"])
+            if summary.get("started") and task_set and task_set.status == status \
+                    and summary["counts"]["tasks"] == len(task_set.tasks) and not summary.get("taken_out"):
+                commands.setdefault(summary["started"], []).append(summary)
+        compared = [runs for runs in commands.values() if len({run["agent"] == "autoagent" for run in runs}) == 2]
+        if not compared:
+            continue
+        runs = max(compared, key=lambda runs: str(runs[0]["started"]))
+        by_key: dict[Key, dict[str, dict[str, Any]]] = {}
+        for summary in runs:
+            by_key.setdefault(key_of(summary), {})[summary["set"]] = summary
+        shared = sorted(set.intersection(*(set(by_set) for by_set in by_key.values())))
+        label = name if status == "suite" else f"{name}, {len(shared)} set{'s' if len(shared) > 1 else ''}: " \
+            + ", ".join(shared)
+        for key in sorted(by_key, key=lambda key: (key[0] != "autoagent", key)):
+            chosen = [by_key[key][set_name] for set_name in shared]
+            rows.append(Row(key, [pooled(label, chosen)]))
+    return rows
 
 
 def run_cell(summaries: Sequence[dict[str, Any]], commits: bool) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .ceiling import ceiling_table
 from .overhead_report import overhead_markdown
-from .pooling import POOLS, Key, Row, key_of, pooled_rows, row_label, run_cell
+from .pooling import POOLS, Key, Row, key_of, pooled_rows, row_label, run_cell, side_by_side
 from .summaries import SUMMARIES, load_summaries, when
 from .tasksets import load_set, set_names
 
@@ -45,6 +45,12 @@ def pooled_table(rows: list[Row], commits_in_cell: bool) -> str:
                          f"{believed(counts['finished_right'], counts['false_successes'])} | {runs} |")
             label = ""
     return "\n".join(lines)
+
+
+def side_by_side_table(summaries: list[dict[str, Any]]) -> str:
+    """The newest command that ran autoagent beside a peer, per pool (see `side_by_side`), or a line saying none did."""
+    rows = side_by_side(summaries)
+    return pooled_table(rows, True) if rows else "No command has run autoagent and a peer on the same sets yet."
 
 
 def run_row(summary: dict[str, Any], size: int) -> str:
@@ -99,6 +105,8 @@ def results_md(folder: Path = SUMMARIES) -> str:
         "", "## Framework overhead", "",
         *([overhead_markdown(overhead)] if overhead else ["No overhead summary yet (`python -m bench overhead`)."]),
         "## Task success", "", read_template("classes.md"), "",
+        "### Side by side: one command", "", read_template("side_by_side.md"), "",
+        side_by_side_table(summaries), "",
         "### Pooled: the suite and the measured-only sets", "", pooled_table(pooled_rows(summaries), True), "",
         *set_sections(summaries)]).rstrip() + "\n"
 
@@ -135,19 +143,24 @@ def docs_results_md(folder: Path = SUMMARIES) -> str:
     overhead = latest_overhead(folder)
     return fill(read_template("results.md"), {
         "classes": read_template("classes.md"), "pooled": pooled_table(pooled_rows(summaries), True),
+        "side_by_side": f"{read_template('side_by_side.md')}\n\n{side_by_side_table(summaries)}",
         "per_set": per_set_tables(summaries), "ceiling": ceiling_table(folder),
         "framework_cost": framework_cost(overhead) if overhead else "No overhead summary yet."})
 
 
 def readme_md(readme: str, folder: Path = SUMMARIES) -> str:
-    """The README with its results table made again between its markers: autoagent's rows with runs of both the
-    suite and the measured-only sets, and every row of a peer (smolagents on the same model), whatever it ran."""
+    """The README with its results tables made again between its markers: side by side, the newest command that ran
+    autoagent beside a peer; pooled, autoagent's rows with runs of both the suite and the measured-only sets, and
+    every row of a peer (smolagents on the same model), whatever it ran."""
     if BEGIN not in readme or END not in readme:
         raise ValueError(f"the README has no {BEGIN} ... {END} markers")
-    rows = pooled_rows(load_summaries(folder))
+    summaries = load_summaries(folder)
+    rows = pooled_rows(summaries)
     shown = [row for row in rows if len(row.pools) == len(POOLS) or row.key[0] != "autoagent"]
-    table = pooled_table(shown, True)
-    return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{table}\n{END}", readme,
+    tables = (f"**Side by side, one command.**\n\n{read_template('side_by_side.md')}\n\n"
+              f"{side_by_side_table(summaries)}\n\n**Pooled, the latest full run of each set.**\n\n"
+              f"{pooled_table(shown, True)}")
+    return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{tables}\n{END}", readme,
                   flags=re.S)
 
 

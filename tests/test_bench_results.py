@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.pooling import pooled_rows, row_label
+from bench.pooling import pooled_rows, row_label, side_by_side
 from bench.report import ROOT, fill, outputs, readme_md
 from bench.tasksets import load_set
 
@@ -58,11 +58,32 @@ def test_the_readme_table_has_the_rows_with_runs_of_both_the_suite_and_the_measu
                                    summary("fresh5", "m2", "2026-12-03T00:00:00", ["false"] * 24, coach="off")]):
         (tmp_path / f"{number}.json").write_text(json.dumps(made), encoding="utf-8")
     readme = readme_md("intro\n<!-- results:begin -->\nold\n<!-- results:end -->\nafter\n", tmp_path)
-    assert readme.startswith("intro\n<!-- results:begin -->\n| agent, model, config, coach |")
+    assert readme.startswith("intro\n<!-- results:begin -->\n**Side by side, one command.**")
+    assert "No command has run autoagent and a peer on the same sets yet." in readme
     assert "| autoagent, `local`, `json`, coach default | the suite | 35 | 35 (100%) | 35 (100%) | 0 (0%) | " \
            "35 of 35 (100%) | s1 (2026-12-02) |" in readme
     assert "|  | measured-only, 1 set | 24 | 0 (0%) | 0 (0%) | 24 (100%) | 0 of 24 (0%) | m1 (2026-12-02) |" in readme
     assert "coach off" not in readme and readme.endswith("<!-- results:end -->\nafter\n")
+
+
+def test_side_by_side_sums_the_newest_command_that_ran_a_peer_over_the_sets_all_of_its_agents_ran() -> None:
+    peer = {"agent": "smolagents-tools", "config": "tools"}
+    one, two = "2026-12-05T00:00:00", "2026-12-06T00:00:00"
+    made = [summary("fresh5", "old", one, ["right-finished"] * 24),
+            summary("fresh5", "old", one, ["false"] * 24, **peer),
+            summary("fresh5", "new", two, ["right-finished"] * 2 + ["wrong-stopped"] * 22),
+            summary("fresh6", "new", two, ["false"] * 24),
+            summary("fresh5", "new", two, ["right-finished"] * 4 + ["false"] * 20, **peer),  # fresh6: not yet run
+            summary("fresh7", "later", "2026-12-07T00:00:00", ["right-finished"] * 24),  # no peer beside it
+            summary("main", "s", one, ["right-finished"] * 35), summary("main", "s", one, ["false"] * 35, **peer)]
+    rows = side_by_side(made)
+    assert [(row_label(row.key), row.pools[0].name) for row in rows] == [
+        ("autoagent, `local`, `json`, coach default", "the suite"), ("smolagents-tools, `local`, `tools`", "the suite"),
+        ("autoagent, `local`, `json`, coach default", "measured-only, 1 set: fresh5"),
+        ("smolagents-tools, `local`, `tools`", "measured-only, 1 set: fresh5")]
+    assert [(row.pools[0].counts["finished_right"], row.pools[0].counts["false_successes"]) for row in rows[2:]] == [
+        (2, 0), (4, 20)]
+    assert side_by_side(made[5:6]) == []
 
 
 def test_a_template_takes_exactly_its_values() -> None:
