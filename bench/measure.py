@@ -69,6 +69,9 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
             run = run_peer if peer else run_batch
             records = run(name, tasks, config, plan.options, fresh=begun.fresh,
                           hidden=task_set.status == MEASURED_ONLY)
+            if len(records) < len(tasks):  # interrupted (Ctrl-C, SIGTERM): no summary of a part, nothing more run
+                raise SystemExit(f"{name} {config}: cut off with {len(records)} of {len(tasks)} tasks done; the same "
+                                 "command with --resume goes on with the rest")
             outcomes, summary = judge(task_set, records, info, peer_steps if peer else transcript_steps)
             show(task_set, config, outcomes)
             where = write_records(summary, outcomes, plan.replaying)

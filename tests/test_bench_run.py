@@ -81,6 +81,16 @@ def test_resume_refuses_a_run_begun_otherwise(in_checkout_copy: Path, monkeypatc
             run_plan(plan)
 
 
+def test_a_run_cut_off_writes_no_summary_and_runs_nothing_more(in_checkout_copy: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = []
+    monkeypatch.setattr(measure, "run_batch", lambda *args, **kwargs: ran.append(args[2]) or [])  # Ctrl-C at once
+    plan = Plan(["main"], ["json", "code"], Options(), tasks={"mul-add"}, summaries=in_checkout_copy / "s")
+    with pytest.raises(SystemExit, match=r"main json: cut off with 0 of 1 tasks done; .* --resume"):
+        run_plan(plan)
+    assert ran == ["json"] and not (in_checkout_copy / "s").exists()
+
+
 def test_a_hidden_run_s_progress_goes_to_a_log_not_the_terminal(in_checkout_copy: Path,
                                                                   capfd: pytest.CaptureFixture[str]) -> None:
     task = next(task for task in load_set("main").tasks if task.id == "mul-add")
