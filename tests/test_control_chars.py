@@ -8,7 +8,7 @@ import re
 import pytest
 from rich.console import Console
 
-from autoagent.events import StepTrace
+from autoagent.observers import StepTrace
 from autoagent.reply import ThoughtAndAction
 from autoagent.steps import Step, StepKind
 from autoagent.terminal.display import TerminalDisplay, print_answer

@@ -13,7 +13,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Protocol
 
-from ..events import FunctionObserver
+from ..observers import FunctionObserver
 from ..run_events import RunEvent
 from ..steps import RunResult
 
