@@ -106,9 +106,9 @@ class Begun:
 
 
 def begin(results: Path, key: dict[str, Any], commit: str, started: str, resume: bool) -> Begun:
-    """The run whose records go to `results`. A new one is begun (its results file emptied)
-    unless `resume` finds one begun with the same `key` at the same commit, which goes on; one begun otherwise is
-    an error (exit with one line), never mixed in."""
+    """The run whose records go to `results`. A new one is begun (its results file emptied) unless `resume` finds
+    one begun with the same `key` at the same commit, which goes on; one begun otherwise is an error (exit with one
+    line), never mixed in."""
     state = results.with_name(f"{results.stem}.run.json")
     if resume and state.is_file():
         begun = json.loads(state.read_text(encoding="utf-8"))

@@ -33,6 +33,7 @@ class Options:
 
 # bench/peers: smolagents' ToolCallingAgent and CodeAgent, and the config (the reply protocol) each one is
 PEERS = {"smolagents-tools": "tools", "smolagents-code": "code"}
+INTERRUPTED = 130  # the peers' runner's exit code when stopped by Ctrl-C or SIGTERM (bench/peers/__main__.py)
 
 
 def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options, fresh: bool = True,
@@ -54,8 +55,12 @@ def run_peer(set_name: str, tasks: list[Task], agent: str, options: Options, fre
                "--out", str(results), "--max-steps", str(options.max_steps or 8),
                *(["--task-timeout", str(options.task_seconds)] if options.task_seconds else [])]
     with output_of(results, hidden) as sink:
-        subprocess.run(command, check=False, stdout=sink, stderr=sink)  # cut off: the tasks it ended are kept
-    records = {json.loads(line)["id"]: json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()}
+        ended = subprocess.run(command, check=False, stdout=sink, stderr=sink).returncode
+    if ended not in (0, INTERRUPTED):  # cut off (Ctrl-C, SIGTERM), the tasks it ended are kept; anything else failed
+        shown = f" (its output: {sink.name})" if sink is not None else ""
+        raise SystemExit(f"{agent}: the peers' runner ended with exit code {ended}{shown}")
+    lines = results.read_text(encoding="utf-8").splitlines() if results.is_file() else []
+    records = {json.loads(line)["id"]: json.loads(line) for line in lines}
     return [records[task.id] for task in tasks if task.id in records]
 
 

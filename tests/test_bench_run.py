@@ -16,7 +16,7 @@ import pytest
 from bench import measure
 from bench.__main__ import main
 from bench.measure import Plan, run_plan
-from bench.runner import Options, batch_line, run_batch, run_folder
+from bench.runner import Options, batch_line, run_batch, run_folder, run_peer
 from bench.tasksets import load_set
 
 from .docs_model import docs_server
@@ -89,6 +89,12 @@ def test_a_run_cut_off_writes_no_summary_and_runs_nothing_more(in_checkout_copy:
     with pytest.raises(SystemExit, match=r"main json: cut off with 0 of 1 tasks done; .* --resume"):
         run_plan(plan)
     assert ran == ["json"] and not (in_checkout_copy / "s").exists()
+
+
+def test_a_peer_whose_runner_fails_stops_the_run_with_its_exit_code(in_checkout_copy: Path) -> None:
+    task = next(task for task in load_set("main").tasks if task.id == "mul-add")
+    with pytest.raises(SystemExit, match=r"smolagents-none: the peers' runner ended with exit code [12] \(its output"):
+        run_peer("main", [task], "smolagents-none", Options(), hidden=True)  # no such agent (or no bench here): no run
 
 
 def test_a_hidden_run_s_progress_goes_to_a_log_not_the_terminal(in_checkout_copy: Path,
