@@ -48,11 +48,13 @@ def summary_name(summary: dict[str, Any]) -> str:
 
 
 def write_summary(summary: dict[str, Any], folder: Path = SUMMARIES) -> Path:
-    """Write `summary` under a name of its own (a second run of the same kind at one commit gets `-2`)."""
+    """Write `summary` under a name of its own (a second run of the same kind at one commit gets `-2`); the same
+    run judged again (resumed: its start is the same) replaces its own summary."""
     folder.mkdir(parents=True, exist_ok=True)
     stem = summary_name(summary)
     path, number = folder / f"{stem}.json", 1
-    while path.exists():
+    while path.exists() and not (summary.get("started") and
+                                 json.loads(path.read_text(encoding="utf-8")).get("started") == summary["started"]):
         number += 1
         path = folder / f"{stem}-{number}.json"
     path.write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

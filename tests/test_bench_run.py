@@ -64,6 +64,7 @@ def test_a_run_cut_off_goes_on_where_it_stopped(in_checkout_copy: Path) -> None:
         results.write_text(kept + "\n", encoding="utf-8")  # the run was killed before its second task ended
         [resumed] = run_plan(replace(plan, resume=True))
     assert resumed["tasks"] == first["tasks"] and resumed["started"] == first["started"]
+    assert len(list((in_checkout_copy / "s").glob("*.json"))) == 1  # the one run's summary, replaced
     lines = results.read_text(encoding="utf-8").splitlines()
     assert lines[0] == kept and json.loads(lines[1])["id"] == json.loads(cut)["id"]
     assert json.loads(lines[1])["run_id"] != json.loads(cut)["run_id"]  # the task with no result ran again, only it
