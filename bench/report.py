@@ -47,10 +47,12 @@ def pooled_table(rows: list[Row], commits_in_cell: bool) -> str:
     return "\n".join(lines)
 
 
-def side_by_side_table(summaries: list[dict[str, Any]]) -> str:
-    """The newest command that ran autoagent beside a peer, per pool (see `side_by_side`), or a line saying none did."""
+def side_by_side_section(summaries: list[dict[str, Any]]) -> str:
+    """What the side-by-side table shows, then the table: the newest command that ran autoagent beside a peer, per
+    pool (see `side_by_side`), or a line saying none did."""
     rows = side_by_side(summaries)
-    return pooled_table(rows, True) if rows else "No command has run autoagent and a peer on the same sets yet."
+    table = pooled_table(rows, True) if rows else "No command has run autoagent and a peer on the same sets yet."
+    return f"{read_template('side_by_side.md')}\n\n{table}"
 
 
 def run_row(summary: dict[str, Any], size: int) -> str:
@@ -105,8 +107,7 @@ def results_md(folder: Path = SUMMARIES) -> str:
         "", "## Framework overhead", "",
         *([overhead_markdown(overhead)] if overhead else ["No overhead summary yet (`python -m bench overhead`)."]),
         "## Task success", "", read_template("classes.md"), "",
-        "### Side by side: one command", "", read_template("side_by_side.md"), "",
-        side_by_side_table(summaries), "",
+        "### Side by side: one command", "", side_by_side_section(summaries), "",
         "### Pooled: the suite and the measured-only sets", "", pooled_table(pooled_rows(summaries), True), "",
         *set_sections(summaries)]).rstrip() + "\n"
 
@@ -143,7 +144,7 @@ def docs_results_md(folder: Path = SUMMARIES) -> str:
     overhead = latest_overhead(folder)
     return fill(read_template("results.md"), {
         "classes": read_template("classes.md"), "pooled": pooled_table(pooled_rows(summaries), True),
-        "side_by_side": f"{read_template('side_by_side.md')}\n\n{side_by_side_table(summaries)}",
+        "side_by_side": side_by_side_section(summaries),
         "per_set": per_set_tables(summaries), "ceiling": ceiling_table(folder),
         "framework_cost": framework_cost(overhead) if overhead else "No overhead summary yet."})
 
@@ -157,9 +158,8 @@ def readme_md(readme: str, folder: Path = SUMMARIES) -> str:
     summaries = load_summaries(folder)
     rows = pooled_rows(summaries)
     shown = [row for row in rows if len(row.pools) == len(POOLS) or row.key[0] != "autoagent"]
-    tables = (f"**Side by side, one command.**\n\n{read_template('side_by_side.md')}\n\n"
-              f"{side_by_side_table(summaries)}\n\n**Pooled, the latest full run of each set.**\n\n"
-              f"{pooled_table(shown, True)}")
+    tables = (f"**Side by side, one command.**\n\n{side_by_side_section(summaries)}\n\n"
+              f"**Pooled, the latest full run of each set.**\n\n{pooled_table(shown, True)}")
     return re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{tables}\n{END}", readme,
                   flags=re.S)
 
