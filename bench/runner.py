@@ -100,6 +100,8 @@ def run_batch(set_name: str, tasks: list[Task], config: str, options: Options, f
     records, in the order of the tasks. Not `fresh`: the tasks the results file already holds are not run again (a
     run resumed). `hidden`: the batch's progress (each task's id and how it stopped) goes to a log file beside the
     results, not to the terminal (a measured-only set is not read)."""
+    import sys
+
     from autoagent.cli import cli
 
     results = results_file(set_name, config, options)
@@ -114,12 +116,9 @@ def run_batch(set_name: str, tasks: list[Task], config: str, options: Options, f
     command = ["batch", str(tasks_file), "--out", str(results), "--model", options.model, "--yes", "--no-memory",
                "--workers", str(options.workers), *(["--base-url", options.base_url] if options.base_url else []),
                *(["--allow-python"] if options.python else [])]
-    with output_of(results, hidden) as sink:
-        if sink is None:
-            cli.main(command, prog_name="autoagent", standalone_mode=False)
-        else:
-            with contextlib.redirect_stderr(sink), contextlib.redirect_stdout(sink):
-                cli.main(command, prog_name="autoagent", standalone_mode=False)
+    with output_of(results, hidden) as sink, contextlib.redirect_stderr(sink or sys.stderr), \
+            contextlib.redirect_stdout(sink or sys.stdout):
+        cli.main(command, prog_name="autoagent", standalone_mode=False)
     records = {}
     for line in results.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
