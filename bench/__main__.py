@@ -138,8 +138,9 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument("--note", default="", help="a note the summary keeps (what was measured, and why)")
     one.add_argument("--resume", action="store_true",
                      help="go on with the run the same arguments began at this commit (cut off, or killed): only "
-                     "the tasks with no result yet run, and its summary is the whole run's; where none was begun, "
-                     "begin it")
+                     "the tasks with no result yet run, and its summary is the whole run's; a set and config whose "
+                     "summary the command already wrote (in bench/summaries/, as a fresh checkout has it) is not run "
+                     "again; where none was begun, begin it")
     one.set_defaults(handle=run)
 
     two = commands.add_parser("compare", help="the tasks whose class differs between two summaries",

@@ -64,6 +64,7 @@ class RunInfo:
     workers: int | None = None
     variant: str = ""  # a name for the settings below, which the run sent every task beside its config
     settings: dict[str, Any] = field(default_factory=dict)
+    run: str = ""  # the fingerprint of the run's arguments (bench/measure.py digest): what --resume finds it by
     note: str = ""
 
 

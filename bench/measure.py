@@ -1,11 +1,14 @@
 """`python -m bench run`: each chosen set run under each config, judged, its full records written under bench/out/
 (ignored) and its summary into bench/summaries/ (unless the run replays recorded model calls: a replay is a check of
 a change, not a measurement). A run that was cut off goes on with `--resume`: the same command, at the same commit,
-runs only the tasks that have no result yet, and the summary is the one run's."""
+runs only the tasks that have no result yet, and the summary is the one run's. A set and config whose summary the
+command already wrote is not run again, even on a fresh checkout with no bench/out/ (its summary was committed), and
+every run of the command keeps the command's first start, which is what makes them one command in the results."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -21,6 +24,7 @@ from .summaries import (
     cores,
     describe_differences,
     git_commit,
+    load_summaries,
     machine,
     summary_name,
     task_label,
@@ -51,21 +55,33 @@ class Plan:
 
 def run_plan(plan: Plan) -> list[dict[str, Any]]:
     """Run every set of the plan under every config; the summaries of the runs."""
-    commit, started = git_commit(), dt.datetime.now(dt.timezone.utc)
+    commit = git_commit()
+    done = {summary["run"]: summary for summary in load_summaries(plan.summaries)
+            if summary.get("run") and summary["commit"] == commit} if plan.resume else {}
+    started = ""  # the command's start: now, or the first start a resumed command finds
     made = []
     for name in plan.sets:
         task_set = load_set(name)
         tasks = task_set.chosen(plan.tasks)
         for config in plan.configs:
             peer = config in PEERS
-            begun = begin(results_file(name, config, plan.options), run_key(plan, name, config, tasks), commit,
-                          started.isoformat(timespec="seconds"), plan.resume)
+            key = run_key(plan, name, config, tasks)
+            if digest(key) in done:
+                summary = done[digest(key)]
+                started = started or summary["started"]
+                print(f"{name} {config}: measured already by this command: {describe_counts(summary['counts'])} "
+                      f"({summary['file']})")
+                made.append(summary)
+                continue
+            begun = begin(results_file(name, config, plan.options), key, commit,
+                          started or dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), plan.resume)
+            started = started or begun.started
             info = RunInfo(set=name, config=PEERS.get(config, config), agent=config if peer else "autoagent",
                            model=plan.options.model, coach="" if peer else plan.options.coach,
                            python=plan.options.python, commit=commit, date=begun.started[:10],
                            started=begun.started, machine=machine(), cores=cores(),
                            threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
-                           settings=limits_of(plan.options, peer), note=plan.note)
+                           settings=limits_of(plan.options, peer), run=digest(key), note=plan.note)
             run = run_peer if peer else run_batch
             records = run(name, tasks, config, plan.options, fresh=begun.fresh,
                           hidden=task_set.status == MEASURED_ONLY)
@@ -95,6 +111,11 @@ def run_key(plan: Plan, set_name: str, config: str, tasks: Sequence[Task]) -> di
             "model": options.model, "coach": options.coach, "base_url": options.base_url, "python": options.python,
             "settings": dict(options.settings), "max_steps": options.max_steps, "task_seconds": options.task_seconds,
             "workers": options.workers, "threads": plan.threads}
+
+
+def digest(key: dict[str, Any]) -> str:
+    """A short fingerprint of a run's key, which its summary keeps: a resumed command knows the runs it finished."""
+    return hashlib.sha256(json.dumps(key, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -62,12 +63,32 @@ def test_a_run_cut_off_goes_on_where_it_stopped(in_checkout_copy: Path) -> None:
         results = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
         kept, cut = results.read_text(encoding="utf-8").splitlines()  # in the order they ended: one worker
         results.write_text(kept + "\n", encoding="utf-8")  # the run was killed before its second task ended
+        for written in (in_checkout_copy / "s").glob("*.json"):
+            written.unlink()  # and so wrote no summary
         [resumed] = run_plan(replace(plan, resume=True))
     assert resumed["tasks"] == first["tasks"] and resumed["started"] == first["started"]
     assert len(list((in_checkout_copy / "s").glob("*.json"))) == 1  # the one run's summary, replaced
     lines = results.read_text(encoding="utf-8").splitlines()
     assert lines[0] == kept and json.loads(lines[1])["id"] == json.loads(cut)["id"]
     assert json.loads(lines[1])["run_id"] != json.loads(cut)["run_id"]  # the task with no result ran again, only it
+
+
+def test_a_resumed_command_on_a_fresh_checkout_skips_the_runs_it_summarised(
+        in_checkout_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        plan = Plan(["main"], ["json"], options, tasks={"mul-add"}, summaries=in_checkout_copy / "s")
+        [first] = run_plan(plan)
+    shutil.rmtree(in_checkout_copy / "bench/out")  # another machine: only the committed summary is there
+    ran = []
+    monkeypatch.setattr(measure, "run_batch", lambda *args, **kwargs: ran.append(args[2]) or [])  # cut off at once
+    with pytest.raises(SystemExit, match="main react: cut off"):
+        run_plan(replace(plan, configs=["json", "react"], resume=True))
+    assert ran == ["react"]  # json was not run again
+    state = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-react.run.json"
+    assert json.loads(state.read_text(encoding="utf-8"))["started"] == first["started"]  # one command's runs
+    with pytest.raises(SystemExit, match="main json: cut off"):  # another command's runs are not taken for it
+        run_plan(replace(plan, options=replace(options, max_steps=3), resume=True))
 
 
 def test_resume_refuses_a_run_begun_otherwise(in_checkout_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
