@@ -3,6 +3,8 @@ framework's own overhead.
 
   python -m bench run --set main --configs json          a measured run: records to bench/out/, a summary committed
   python -m bench run --set main --configs json --resume the same run, cut off, goes on where it stopped
+  python -m bench run --set main --configs json --checkpoint
+                                                         what it had done kept, to --resume it on another checkout
   python -m bench run --set main --replay DIR --against bench/summaries/X.json
                                                          replayed model calls: a check that a change changed nothing
   python -m bench compare A.json B.json                  the tasks whose class differs between two runs
@@ -26,8 +28,8 @@ def run(args: argparse.Namespace) -> None:
     from bench.measure import Plan, run_plan
     from bench.runner import Options, limit_threads
 
-    if args.resume and args.replay:
-        raise SystemExit("--resume goes on with a measured run; a replay is run whole (leave out --resume)")
+    if (args.resume or args.checkpoint) and args.replay:
+        raise SystemExit("--resume and --checkpoint are for a measured run; a replay is run whole (leave them out)")
     if args.record or args.replay:
         from bench.replay import install
 
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> None:
                       args.max_steps, args.task_seconds)
     run_plan(Plan(args.set, [config for config in args.configs.split(",") if config], options, args.threads,
                   {task for task in args.tasks.split(",") if task}, args.note, bool(args.replay), args.variant,
-                  args.against, resume=args.resume))
+                  args.against, resume=args.resume, checkpoint=args.checkpoint))
 
 
 def parse_setting(text: str) -> tuple[str, object]:
@@ -141,6 +143,10 @@ def parser() -> argparse.ArgumentParser:
                      "the tasks with no result yet run, and its summary is the whole run's; a set and config whose "
                      "summary the command already wrote (in bench/summaries/, as a fresh checkout has it) is not run "
                      "again; where none was begun, begin it")
+    one.add_argument("--checkpoint", action="store_true",
+                     help="run nothing: for the run the same arguments began here and that was cut off, keep what "
+                     "its ended tasks came to (class, steps, seconds; never an answer) in bench/summaries/partial/; "
+                     "committed, it lets --resume go on with the rest on another checkout of the same commit")
     one.set_defaults(handle=run)
 
     two = commands.add_parser("compare", help="the tasks whose class differs between two summaries",

@@ -3,7 +3,9 @@
 a change, not a measurement). A run that was cut off goes on with `--resume`: the same command, at the same commit,
 runs only the tasks that have no result yet, and the summary is the one run's. A set and config whose summary the
 command already wrote is not run again, even on a fresh checkout with no bench/out/ (its summary was committed), and
-every run of the command keeps the command's first start, which is what makes them one command in the results."""
+every run of the command keeps the command's first start, which is what makes them one command in the results.
+`--checkpoint` carries a run cut off to another checkout: what its ended tasks came to (each one's class, steps and
+seconds, never an answer) into bench/summaries/partial/, from which `--resume` goes on with the rest."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .judge import Outcome, RunInfo, judge
+from .judge import Outcome, RunInfo, judge, make_summary
 from .runner import OUT, PEERS, Options, results_file, run_batch, run_peer, transcript_steps
 from .summaries import (
     MEASURED_ONLY,
@@ -51,6 +53,7 @@ class Plan:
     against: list[Path] = field(default_factory=list)
     summaries: Path = SUMMARIES
     resume: bool = False  # go on with the run these arguments began at this commit: its tasks with a result stay
+    checkpoint: bool = False  # run nothing: keep what the run cut off has done in summaries/partial/ (see above)
 
 
 def run_plan(plan: Plan) -> list[dict[str, Any]]:
@@ -73,6 +76,12 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
                       f"({summary['file']})")
                 made.append(summary)
                 continue
+            kept = partial_file(plan.summaries, name, config, key)
+            earlier = load_partial(kept, commit) if plan.resume or plan.checkpoint else {}
+            started = started or earlier.get("started", "")
+            if plan.checkpoint:
+                checkpoint(kept, results_file(name, config, plan.options), task_set, config, key, commit, earlier)
+                continue
             begun = begin(results_file(name, config, plan.options), key, commit,
                           started or dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), plan.resume)
             started = started or begun.started
@@ -83,16 +92,19 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
                            threads=plan.threads or cores(), workers=plan.options.workers, variant=plan.variant,
                            settings=limits_of(plan.options, peer), run=digest(key), note=plan.note)
             run = run_peer if peer else run_batch
-            records = run(name, tasks, config, plan.options, fresh=begun.fresh,
-                          hidden=task_set.status == MEASURED_ONLY)
-            if len(records) < len(tasks):  # interrupted (Ctrl-C, SIGTERM): no summary of a part, nothing more run
-                raise SystemExit(f"{name} {config}: cut off with {len(records)} of {len(tasks)} tasks done; the same "
-                                 "command with --resume goes on with the rest")
-            outcomes, summary = judge(task_set, records, info, peer_steps if peer else transcript_steps)
+            ended = earlier.get("tasks", {})
+            rest = [task for task in tasks if task.id not in ended]
+            records = run(name, rest, config, plan.options, fresh=begun.fresh, hidden=task_set.status == MEASURED_ONLY)
+            if len(records) < len(rest):  # interrupted (Ctrl-C, SIGTERM): no summary of a part, nothing more run
+                raise SystemExit(f"{name} {config}: cut off with {len(ended) + len(records)} of {len(tasks)} tasks "
+                                 "done; the same command with --resume goes on with the rest")
+            outcomes, _ = judge(task_set, records, info, peer_steps if peer else transcript_steps)
+            summary = summary_of(info, tasks, {**ended, **ended_tasks(outcomes)})
             show(task_set, config, outcomes)
             where = write_records(summary, outcomes, plan.replaying)
             if not plan.replaying:
                 where = write_summary(summary, plan.summaries)
+                kept.unlink(missing_ok=True)  # the summary holds what it kept
             print(f"{name} {config}: {describe_counts(summary['counts'])} ({where})")
             for path in plan.against:
                 against = json.loads(path.read_text(encoding="utf-8"))
@@ -116,6 +128,50 @@ def run_key(plan: Plan, set_name: str, config: str, tasks: Sequence[Task]) -> di
 def digest(key: dict[str, Any]) -> str:
     """A short fingerprint of a run's key, which its summary keeps: a resumed command knows the runs it finished."""
     return hashlib.sha256(json.dumps(key, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
+
+
+def partial_file(folder: Path, set_name: str, config: str, key: dict[str, Any]) -> Path:
+    """Where `--checkpoint` keeps what a run cut off had done (beside the summaries, committed with them)."""
+    return folder / "partial" / f"{set_name}-{config}-{digest(key)}.json"
+
+
+def load_partial(path: Path, commit: str) -> dict[str, Any]:
+    """What a run at this commit had done when it was checkpointed (its start and its ended tasks), or {}."""
+    partial = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return partial if partial.get("commit") == commit else {}
+
+
+def ended_tasks(outcomes: Sequence[Outcome]) -> dict[str, dict[str, Any]]:
+    """What a summary needs of each ended task: its class, steps and seconds."""
+    return {outcome.task: {"class": outcome.cls, "steps": outcome.steps, "seconds": outcome.seconds}
+            for outcome in outcomes}
+
+
+def summary_of(info: RunInfo, tasks: Sequence[Task], ended: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """A run's summary from what each of its tasks came to (checkpointed earlier, or judged now), in task order."""
+    order = [task.id for task in tasks if task.id in ended]
+    return make_summary(info, {task: ended[task]["class"] for task in order},
+                        [ended[task]["steps"] for task in order], [ended[task]["seconds"] for task in order])
+
+
+def checkpoint(kept: Path, results: Path, task_set: TaskSet, config: str, key: dict[str, Any], commit: str,
+               earlier: dict[str, Any]) -> None:
+    """Keep in `kept` what the run of `key` begun here and cut off has done (its records in `results`) with what an
+    earlier checkpoint kept: its ended tasks judged now (their workspaces are here), never an answer. A run not
+    begun here at this commit is left as it is."""
+    state = results.with_name(f"{results.stem}.run.json")
+    begun = json.loads(state.read_text(encoding="utf-8")) if state.is_file() else {}
+    if begun.get("commit") != commit or begun.get("key") != key or not results.is_file():
+        return
+    records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    outcomes, _ = judge(task_set, records, RunInfo(set=task_set.name, config=config),
+                        peer_steps if config in PEERS else transcript_steps)
+    ended = {**earlier.get("tasks", {}), **ended_tasks(outcomes)}
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_text(json.dumps({"set": task_set.name, "config": config, "commit": commit, "started": begun["started"],
+                                "run": digest(key), "tasks": ended}, indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    print(f"{task_set.name} {config}: {len(ended)} of {len(key['tasks'])} tasks kept for --resume elsewhere ({kept})")
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,28 @@ def test_a_resumed_command_on_a_fresh_checkout_skips_the_runs_it_summarised(
         run_plan(replace(plan, options=replace(options, max_steps=3), resume=True))
 
 
+def test_a_run_cut_off_goes_on_on_another_checkout_from_its_checkpoint(in_checkout_copy: Path) -> None:
+    with docs_server() as server:
+        options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
+        plan = Plan(["main"], ["json"], options, tasks={"mul-add", "percent"}, summaries=in_checkout_copy / "s")
+        [first] = run_plan(plan)
+        results = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
+        kept, cut = results.read_text(encoding="utf-8").splitlines()
+        results.write_text(kept + "\n", encoding="utf-8")  # cut off after its first task
+        for written in (in_checkout_copy / "s").glob("*.json"):
+            written.unlink()
+        assert run_plan(replace(plan, checkpoint=True)) == []  # runs nothing
+        [partial] = (in_checkout_copy / "s/partial").glob("*.json")
+        assert list(json.loads(partial.read_text(encoding="utf-8"))["tasks"]) == [json.loads(kept)["id"]]
+        shutil.rmtree(in_checkout_copy / "bench/out")  # another machine: only the committed files are there
+        [resumed] = run_plan(replace(plan, resume=True))
+    assert resumed["tasks"] == first["tasks"]
+    assert {**resumed["counts"], "median_seconds": 0} == {**first["counts"], "median_seconds": 0}
+    assert resumed["started"] == first["started"] and not partial.exists()  # the summary holds what it kept
+    [ran] = results.read_text(encoding="utf-8").splitlines()
+    assert json.loads(ran)["id"] == json.loads(cut)["id"]  # only the task with no result ran
+
+
 def test_resume_refuses_a_run_begun_otherwise(in_checkout_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with docs_server() as server:
         options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
