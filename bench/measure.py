@@ -60,7 +60,7 @@ def run_plan(plan: Plan) -> list[dict[str, Any]]:
     """Run every set of the plan under every config; the summaries of the runs."""
     commit = git_commit()
     done = {summary["run"]: summary for summary in load_summaries(plan.summaries)
-            if summary.get("run") and summary["commit"] == commit} if plan.resume else {}
+            if summary.get("run") and summary["commit"] == commit} if plan.resume or plan.checkpoint else {}
     started = ""  # the command's start: now, or the first start a resumed command finds
     made = []
     for name in plan.sets:

@@ -79,6 +79,8 @@ def test_a_resumed_command_on_a_fresh_checkout_skips_the_runs_it_summarised(
         options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
         plan = Plan(["main"], ["json"], options, tasks={"mul-add"}, summaries=in_checkout_copy / "s")
         [first] = run_plan(plan)
+    [measured] = run_plan(replace(plan, checkpoint=True))  # a run summarised is not checkpointed
+    assert measured["started"] == first["started"] and not (in_checkout_copy / "s/partial").exists()
     shutil.rmtree(in_checkout_copy / "bench/out")  # another machine: only the committed summary is there
     ran = []
     monkeypatch.setattr(measure, "run_batch", lambda *args, **kwargs: ran.append(args[2]) or [])  # cut off at once
