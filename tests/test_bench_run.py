@@ -11,6 +11,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,16 +56,23 @@ def test_a_run_is_judged_recorded_and_summarised(in_checkout_copy: Path) -> None
         ("mul-add", "right-finished", ["calculator", "FINISH"]), ("percent", "false", ["calculator", "FINISH"])]
 
 
+def run_and_cut_off(plan: Plan, folder: Path) -> tuple[dict[str, Any], Path, str, str]:
+    """Run `plan` (two tasks), then leave it as if killed before its second task ended: its results file holds the
+    first task's line only, and no summary was written. The summary, the results file, the kept and the cut line."""
+    [first] = run_plan(plan)
+    results = folder / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
+    kept, cut = results.read_text(encoding="utf-8").splitlines()  # in the order they ended: one worker
+    results.write_text(kept + "\n", encoding="utf-8")
+    for written in (folder / "s").glob("*.json"):
+        written.unlink()
+    return first, results, kept, cut
+
+
 def test_a_run_cut_off_goes_on_where_it_stopped(in_checkout_copy: Path) -> None:
     with docs_server() as server:
         options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
         plan = Plan(["main"], ["json"], options, tasks={"mul-add", "percent"}, summaries=in_checkout_copy / "s")
-        [first] = run_plan(plan)
-        results = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
-        kept, cut = results.read_text(encoding="utf-8").splitlines()  # in the order they ended: one worker
-        results.write_text(kept + "\n", encoding="utf-8")  # the run was killed before its second task ended
-        for written in (in_checkout_copy / "s").glob("*.json"):
-            written.unlink()  # and so wrote no summary
+        first, results, kept, cut = run_and_cut_off(plan, in_checkout_copy)
         [resumed] = run_plan(replace(plan, resume=True))
     assert resumed["tasks"] == first["tasks"] and resumed["started"] == first["started"]
     assert len(list((in_checkout_copy / "s").glob("*.json"))) == 1  # the one run's summary, replaced
@@ -97,12 +105,7 @@ def test_a_run_cut_off_goes_on_on_another_checkout_from_its_checkpoint(in_checko
     with docs_server() as server:
         options = Options(model="openai:gpt-4o-mini", coach="off", base_url=server.base_url)
         plan = Plan(["main"], ["json"], options, tasks={"mul-add", "percent"}, summaries=in_checkout_copy / "s")
-        [first] = run_plan(plan)
-        results = in_checkout_copy / "bench/out/main-openai_gpt-4o-mini-off/batch-json.jsonl"
-        kept, cut = results.read_text(encoding="utf-8").splitlines()
-        results.write_text(kept + "\n", encoding="utf-8")  # cut off after its first task
-        for written in (in_checkout_copy / "s").glob("*.json"):
-            written.unlink()
+        first, results, kept, cut = run_and_cut_off(plan, in_checkout_copy)
         assert run_plan(replace(plan, checkpoint=True)) == []  # runs nothing
         [partial] = (in_checkout_copy / "s/partial").glob("*.json")
         assert list(json.loads(partial.read_text(encoding="utf-8"))["tasks"]) == [json.loads(kept)["id"]]
