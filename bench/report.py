@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,26 @@ def side_by_side_section(summaries: list[dict[str, Any]]) -> str:
     """What the side-by-side table shows, then the table: the newest command that ran autoagent beside a peer, per
     pool (see `side_by_side`), or a line saying none did."""
     rows = side_by_side(summaries)
-    table = pooled_table(rows, True) if rows else "No command has run autoagent and a peer on the same sets yet."
-    return f"{read_template('side_by_side.md')}\n\n{table}"
+    if not rows:
+        return f"{read_template('side_by_side.md')}\n\nNo command has run autoagent and a peer on the same sets yet."
+    return f"{read_template('side_by_side.md')}\n\n{pooled_table(rows, True)}\n\n{machines(rows)}"
+
+
+def machines(rows: list[Row]) -> str:
+    """Where the runs of a side-by-side table ran: one machine, or (a command resumed on another machine) each
+    machine's sets, and the configs that ran there where not all of a set's did."""
+    runs = [summary for row in rows for pool in row.pools for summary in pool.summaries]
+    where: dict[str, dict[str, list[str]]] = {}
+    for summary in runs:
+        machine = f"{summary.get('machine') or 'machine not recorded'}, {summary.get('cores') or '?'} cores"
+        where.setdefault(machine, {}).setdefault(summary["set"], []).append(summary["config"])
+    if len(where) == 1:
+        return f"Every run above ran on one machine: {next(iter(where))}."
+    per_set = Counter(summary["set"] for summary in runs)
+    parts = [f"{machine}: " + ", ".join(name if len(configs) == per_set[name] else f"{name} ({', '.join(configs)})"
+                                         for name, configs in by_set.items()) for machine, by_set in where.items()]
+    return (f"The runs above ran on {len(where)} machines (their speed, and so what fits in the time limit, "
+            f"differs): {'; '.join(parts)}.")
 
 
 def run_row(summary: dict[str, Any], size: int) -> str:

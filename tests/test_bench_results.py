@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.pooling import pooled_rows, row_label, side_by_side
-from bench.report import ROOT, fill, outputs, readme_md
+from bench.report import ROOT, fill, machines, outputs, readme_md
 from bench.tasksets import load_set
 
 
@@ -84,6 +84,18 @@ def test_side_by_side_sums_the_newest_command_that_ran_a_peer_over_the_sets_all_
     assert [(row.pools[0].counts["finished_right"], row.pools[0].counts["false_successes"]) for row in rows[2:]] == [
         (2, 0), (4, 20)]
     assert side_by_side(made[5:6]) == []
+
+
+def test_the_side_by_side_table_says_on_which_machines_its_runs_ran() -> None:
+    peer = {"agent": "smolagents-tools", "config": "tools"}
+    start, amd, intel = "2026-12-06T00:00:00", {"machine": "AMD", "cores": 2}, {"machine": "Intel", "cores": 2}
+    made = [summary("fresh5", "c", start, ["false"] * 24, **amd), summary("fresh6", "c", start, ["false"] * 24, **amd),
+            summary("fresh5", "c", start, ["false"] * 24, **peer, **amd)]
+    assert machines(side_by_side(made)) == "Every run above ran on one machine: AMD, 2 cores."
+    made.append(summary("fresh6", "c", start, ["false"] * 24, **peer, **intel))
+    assert machines(side_by_side(made)) == (
+        "The runs above ran on 2 machines (their speed, and so what fits in the time limit, differs): "
+        "AMD, 2 cores: fresh5, fresh6 (json); Intel, 2 cores: fresh6 (tools).")
 
 
 def test_a_template_takes_exactly_its_values() -> None:
