@@ -50,7 +50,7 @@ def pooled_table(rows: list[Row], commits_in_cell: bool) -> str:
 
 def side_by_side_section(summaries: list[dict[str, Any]]) -> str:
     """What the side-by-side table shows, then the table: the newest command that ran autoagent beside a peer, per
-    pool (see `side_by_side`), or a line saying none did."""
+    pool (see `side_by_side`), and the machines its runs ran on; or a line saying no command did."""
     rows = side_by_side(summaries)
     if not rows:
         return f"{read_template('side_by_side.md')}\n\nNo command has run autoagent and a peer on the same sets yet."
