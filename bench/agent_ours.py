@@ -77,11 +77,13 @@ class InstantChatModel(BaseChatModel):
 
 
 def build(steps: int, record: bool = False) -> tuple[AutoGPT, InstantChatModel]:
-    """A fresh agent on the calculator alone, memory off, full thoughts (the fair match for LangChain's)."""
+    """A fresh agent on the calculator alone, memory and compaction off, full thoughts (the fair match for
+    LangChain's)."""
     llm = InstantChatModel.for_steps(steps, record)
-    # no advisors (the coach is one): the bench measures the core loop.
+    # no advisors (the coach is one): the bench measures the core loop. Compaction off: its summary is a model call
+    # the script has no reply for, the peers compared have none, and the figures stay comparable with those before it.
     agent = AutoGPT(llm, [calculator], max_thought_steps=steps + 1, memory_retriever=None, long_term_memory=None,
-                    protocol="json", compact_thoughts=False)
+                    protocol="json", compact_thoughts=False, compaction=False)
     return agent, llm
 
 
