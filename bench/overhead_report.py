@@ -29,7 +29,7 @@ def overhead_section(data: dict[str, Any], rows: list[str]) -> list[str]:
              "median of every run, the fastest and slowest run in brackets)", "",
              "Each run: N calculator calls with different arguments, then finish; every run is checked (the tool ran N "
              "times with the right results, the run ended on finish). Agent construction and imports are outside the "
-             "timing. autoagent runs with the coach off (`coach=\"off\"` in bench/agent_ours.py).", "",
+             "timing. autoagent runs with no advisors (the coach is one) and compaction off (bench/agent_ours.py).", "",
              *([data["overhead_note"], ""] if data.get("overhead_note") else []),
              f"| agent | N={low} | N={high} | runs per N | vs autoagent at N={high} |", "|---|---:|---:|---:|---:|"]
     base = timings[OURS][high]["median"]
