@@ -1,5 +1,6 @@
 """The embedded model (llama.cpp, 2 threads) on the calculator task: seconds per step and end to end,
-with and without reuse of the cached prompt prefix between model calls.
+with and without reuse of the cached prompt prefix between model calls. The finish step writes the answer inside it;
+the finish prompt's call is timed on its own and left out of the step's seconds.
 
 Run in the project's venv with the weights assembled under $AUTOAGENT_HOME/models:
 `AUTOAGENT_HOME=/tmp/aahome python bench/embedded.py` prints JSON. The agent is built as `autoagent --model local
@@ -65,18 +66,31 @@ class ClearCache(BaseCallbackHandler):
         self.llm.llama().reset()
 
 
-class CallCPU(BaseCallbackHandler):
-    """CPU seconds of this process per chat model call (both llama.cpp threads): wall time, less other load."""
+class CallTimes(BaseCallbackHandler):
+    """Seconds per chat model call: wall time, and CPU time of this process (both llama.cpp threads: wall time, less
+    other load)."""
 
     def __init__(self) -> None:
-        self.seconds: list[float] = []
-        self.started = 0.0
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.started = (0.0, 0.0)
 
     def on_chat_model_start(self, serialized: dict[str, Any], messages: Any, **kwargs: Any) -> None:
-        self.started = time.process_time()
+        self.started = (time.perf_counter(), time.process_time())
 
     def on_llm_end(self, response: Any, **kwargs: Any) -> None:
-        self.seconds.append(time.process_time() - self.started)
+        self.wall.append(time.perf_counter() - self.started[0])
+        self.cpu.append(time.process_time() - self.started[1])
+
+
+def step_seconds(result: Any, calls: CallTimes) -> tuple[list[float], float]:
+    """The steps' seconds and the finish prompt's. The finish step writes the answer inside it, so where the run
+    finished with one model call more than its steps, that last call is the finish prompt and leaves the step."""
+    steps = [step.seconds for step in result.steps]
+    finish = calls.wall[-1] if result.finished and len(calls.wall) == len(steps) + 1 else 0.0
+    if finish:
+        steps[-1] -= finish
+    return steps, finish
 
 
 def run(llm: ChatLocalLlama, tools: list[Any], mode: str, first: FirstPrompt) -> dict[str, Any]:
@@ -86,17 +100,18 @@ def run(llm: ChatLocalLlama, tools: list[Any], mode: str, first: FirstPrompt) ->
     if mode == "primed":
         static = first.text.split("\nTask: ")[0]
         llm.invoke([HumanMessage(static)], max_tokens=1)
-    callbacks: list[BaseCallbackHandler] = [first]
+    calls = CallTimes()
+    callbacks: list[BaseCallbackHandler] = [first, calls]
     if mode == "no reuse":
         callbacks.append(ClearCache(llm))
     agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json", callbacks=callbacks)
     started = time.perf_counter()
     result = agent.execute(TASK)
     seconds = time.perf_counter() - started
-    steps = [step.seconds for step in result.steps]
+    steps, finish = step_seconds(result, calls)
     record = {
         "mode": mode, "steps": steps, "median_step_s": statistics.median(steps), "end_to_end_s": seconds,
-        "finish_prompt_s": seconds - sum(steps), "calls": result.usage.calls,
+        "finish_prompt_s": finish, "calls": result.usage.calls,
         "input_tokens": result.usage.input_tokens, "output_tokens": result.usage.output_tokens,
         "tools": [step.action.name if step.action else step.kind.value for step in result.steps],
         "calculator_ran": any(step.kind is StepKind.ACTION and step.action is not None
@@ -125,14 +140,14 @@ def one_process(snapshots: str, task: str) -> None:
         tools = default_tools(Path(workspace), load_embeddings("local"))
         runs = []
         for _ in range(2):
-            cpu = CallCPU()
-            agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json", callbacks=[cpu])
+            calls = CallTimes()
+            agent = AutoGPT(llm, tools, max_thought_steps=6, compact_thoughts=True, protocol="json", callbacks=[calls])
             started = time.perf_counter()
             result = agent.execute(task)
             seconds = time.perf_counter() - started
-            runs.append({"steps": [step.seconds for step in result.steps], "end_to_end_s": seconds,
+            runs.append({"steps": step_seconds(result, calls)[0], "end_to_end_s": seconds,
                          "replies": [step.reply for step in result.steps], "answer": result.answer,
-                         "call_cpu_s": cpu.seconds,
+                         "call_cpu_s": calls.cpu,
                          "tools": [step.action.name if step.action else step.kind.value for step in result.steps],
                          "correct": any(answer in result.answer for answer in ANSWERS_BY_TASK[task])})
     events = [vars(event) for event in llm.prefix_snapshots().events]
