@@ -11,7 +11,7 @@ from typing import Any
 FINISH = "FINISH"
 # An argument named like one of these holds a file, folder or web address; any other string argument a value.
 PATH_ARG = re.compile(r"path|file|folder|dir|source|dest|target|url|address|link", re.I)
-FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}")
+FILE_NAME = re.compile(r"[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,9}")  # an extension of 2-10 letters and digits
 _FOLDER_NAME = re.compile(r"[\w\-]+/")  # a folder the task names, as the referee writes it ("archive/")
 _NAME_PATTERN = re.compile(r"\*\.\w+")  # every file of a kind the task names, as the referee writes it ("*.tmp")
 _FOLDERS = "([.][/])?([A-Za-z0-9_\\-]{1,40}[/]){0,4}"  # the folders a held file name may be in: no other text

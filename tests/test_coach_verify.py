@@ -208,6 +208,12 @@ def test_a_second_finish_that_still_leaves_a_given_unused_ends_the_run_unverifie
     assert result.answer == "It is 4140."  # the best answer the results allow is still given
 
 
+def test_a_file_name_may_have_a_long_extension_and_an_email_address_is_none() -> None:
+    assert mentions("Which keys are in messages_en.properties but not in messages_de.properties?") == [
+        "messages_en.properties", "messages_de.properties"]
+    assert mentions("Write to elena.petrova@example.org about notes.txt.") == ["notes.txt"]
+
+
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15%", "2480"]  # a percentage, to be taken as one

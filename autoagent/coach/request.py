@@ -18,9 +18,9 @@ READ_REQUESTS = 256  # the requests (and parts of them) kept read: a run asks of
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A number standing alone (not part of a word or a file name; "1,200" is one) or a file name with an extension of
-# 2-5 letters.
-_MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,4}|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"
-                      r"|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
+# 2-10 letters ("messages_en.properties"), not a part of an e-mail address.
+_MENTION = re.compile(r"(?<![A-Za-z0-9_.\-/@])(?:[\w\-]+\.[A-Za-z][A-Za-z0-9]{1,9}(?!@)"
+                      r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?)(?![A-Za-z0-9_])")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")  # the separator of "1,200"
 # A folder the request names ("into the archive folder", "the folder named reports", "移到 archive 文件夹"): a
 # given like a file name, written with a trailing "/" ("archive/"); a path must hold it as a whole part.
