@@ -214,6 +214,16 @@ def test_a_file_name_may_have_a_long_extension_and_an_email_address_is_none() ->
     assert mentions("Write to elena.petrova@example.org about notes.txt.") == ["notes.txt"]
 
 
+def test_an_expression_that_is_only_a_number_takes_nothing() -> None:
+    def calculated(expression: str) -> Step:
+        decision = ThoughtAndAction(thought=Thought(text="t"), action=Action(name="calculator",
+                                                                              args={"expression": expression}))
+        return Step(1, StepKind.ACTION, "", decision, "26")
+
+    assert unused_mentions("Which element has the atomic number 26?", [calculated(" 26 ")]) == ["26"]
+    assert unused_mentions("Which element has the atomic number 26?", [calculated("26 * 2")]) == []
+
+
 def test_mentions_are_the_numbers_file_names_and_days_from_today_a_task_gives() -> None:
     assert mentions("Compute 345 * 12 and write it to result.txt, then 12 again.") == ["345", "12", "result.txt"]
     assert mentions("What is 15% of 2480?") == ["15%", "2480"]  # a percentage, to be taken as one

@@ -22,6 +22,7 @@ STRUCTURAL = frozenset({0.0, 1.0, 2.0})  # in a call's arguments: `row[1]`, `ran
 _FIGURE = re.compile(r"(?<![A-Za-z0-9_])(?<![A-Za-z_]-)\d+(?:\.\d+)?")
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")  # a number, or a run of them joined by dots (a version: 2.7.1)
 _STATED = re.compile(r"(?<![A-Za-z0-9_.\-/])\d+(?:\.\d+)*(?![A-Za-z0-9_])(?!\.[A-Za-z])")  # in an answer
+_BARE = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")  # an expression that is one number: nothing worked out
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")  # a tool's result that shows a date ("2026-12-11T12:22")
 OPERAND = r"\(?\s*-?\d+(?:\.\d+)?\s*\)?"
 _CLAIM = re.compile(rf"({OPERAND}(?:\s*[-+*/^\u00d7\u00f7]\s*{OPERAND})+)\s*=\s*-?\d")  # "12 + 30 + 58 = 110"
@@ -128,7 +129,9 @@ def claimed_calculation(answer: str) -> str | None:
 
 
 def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
-    """What the task gives that no successful action took as an argument: a part of the task not yet done."""
+    """What the task gives that no successful action took as an argument: a part of the task not yet done. An
+    expression that is a bare number ("26") works nothing out: it takes nothing."""
+    succeeded = [step for step in succeeded if not _bare(step)]
     used = " ".join(json.dumps(step.action.args, ensure_ascii=False).lower() for step in succeeded
                     if step.action is not None)
     numbers = {float(number) for number in _NUMBER.findall(THOUSANDS.sub("", used))}
@@ -138,6 +141,12 @@ def unused_mentions(task: str, succeeded: Sequence[Step]) -> list[str]:
     unused = [item for item in mentions(task) if not _used(item, used, paths, numbers)
               and not _dated(item, dated)]
     return [item for item in unused if item not in worked_out(unused, numbers)]
+
+
+def _bare(step: Step) -> bool:
+    """Whether `step` called a tool with an expression that is only a number (calculator("26"))."""
+    expression = step.action.args.get("expression") if step.action is not None else None
+    return isinstance(expression, str) and _BARE.fullmatch(expression) is not None
 
 
 def _dated(item: str, dated: str) -> bool:
