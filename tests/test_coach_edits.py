@@ -228,3 +228,11 @@ def test_a_check_may_ask_the_model_a_question_of_its_own_after_the_task_and_the_
     assert [step.kind for step in run.steps] == [StepKind.REJECTED, StepKind.FINISH] and run.finished
     assert llm.prompts[2].startswith(llm.prompts[1]) and llm.prompts[2].endswith("Reply yes or no.")  # after it
     assert [given["seed"] for given in llm.given if "seed" in given] == [1, 2, 3, 1, 2, 3]  # a finish draws anew
+
+
+def test_a_path_keeps_the_dot_its_name_starts_with() -> None:
+    from autoagent.coach.writes import plain_path, written_to
+
+    assert [plain_path(path) for path in (" ./notes.txt", "/notes.txt", "././a/b.md", ".env", "./.env.example")] == [
+        "notes.txt", "notes.txt", "a/b.md", ".env", ".env.example"]
+    assert written_to(Action(name="write_file", args={"path": ".env.example", "content": "A="})) == ".env.example"

@@ -16,7 +16,7 @@ from .request import is_question, read_request
 from .rules import Rule
 from .verify import Objection, counted_day, is_folder, is_percent, mentions, named_tools, ran
 from .words import one_of
-from .writes import asks_for_change, changer
+from .writes import asks_for_change, changer, plain_path
 
 MAX_GUIDED_STEPS = 2  # a number or file name the task gives that no tool takes must not hold the run forever
 MAX_REDIRECTED_STEPS = 2  # steps led to the tool a failed call's error names
@@ -164,7 +164,7 @@ class Leader:
             return None
         if self.retried >= MAX_RETRIED_STEPS or any(step.success for step in ran(steps)):
             return None
-        taken = {value.strip().lstrip("./").lower() for step in ran(steps)  # by a tool there is: "rename_file"
+        taken = {plain_path(value).lower() for step in ran(steps)  # by a tool there is: "rename_file"
                  if step.action is not None and step.action.name in self.tools  # took nothing
                  for value in step.action.args.values() if isinstance(value, str)}
         item = next((item for item in mentions(task)

@@ -24,6 +24,7 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _UNWORKED = re.compile(rf"\s*{OPERAND}(?:\s*(?:[+*/^\u00d7\u00f7]|\s-\s)\s*{OPERAND})+\s*")
 # what each verb of change (words.toml) does, as the tool that does it is named ("delete_file" for "remove")
 _KINDS = kinds("change")
+_LEADING = re.compile(r"^(?:\.?/)+")  # "./", "/", "././" before a path
 
 
 def object_to_rewrite(action: Action, steps: Sequence[Step], writes: bool) -> Objection | None:
@@ -118,8 +119,14 @@ def written_to(action: Action) -> str | None:
     for key in TARGET_ARGS:
         value = action.args.get(key)
         if isinstance(value, str) and value.strip():
-            return value.strip().lstrip("./")
+            return plain_path(value)
     return None
+
+
+def plain_path(value: str) -> str:
+    """A path as the model gave it, without blanks and a leading "./" or "/" ("./notes.txt" is notes.txt); a name
+    that starts with its dot keeps it (".env")."""
+    return _LEADING.sub("", value.strip())
 
 
 def asks_for_change(task: str) -> str:
