@@ -45,7 +45,8 @@ class Coaching(Advisor):
         self.setup = setup
         self.prompts, self.toolbox = setup.prompts, toolbox
         self.can_sample = setup.profile.can_sample  # a value the model states is asked for again
-        self.referee = Referee(setup.prompts, tools, writers, calculator, calendar)
+        self.referee = Referee(setup.prompts, tools, writers, calculator, calendar,
+                               declared_workspace(toolbox.tools.values()))
         self.leader = Leader(setup.prompts, tools, writers, calculator, calendar)
         self.drafts = Drafts(setup.prompts, toolbox, setup.step_tokens)
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
+from .claims import object_to_claims
 from .days import answer_for_day, day_asked, reading
 from .rules import UNIT_RULES, Rule
 from .tally import counted, states_count
@@ -45,12 +47,13 @@ class Referee:
     """Keeps what one run was told (each objection once), over the run's steps."""
 
     def __init__(self, prompts: PromptTemplateBuilder, tools: Sequence[str] = (), writers: Sequence[str] = (),
-                 calculator: str = "", calendar: str = "") -> None:
+                 calculator: str = "", calendar: str = "", workspace: Path | None = None) -> None:
         self.prompts = prompts
         self.tools = tuple(tools)  # the toolbox's tool names
         self.writers = tuple(writers)  # the tools that change something (not read-only)
         self.calculator = calculator  # the tool that works out arithmetic, or empty where the toolbox has none
         self.calendar = calendar  # the tool that reads a day in words ("two weeks from today"), or empty
+        self.workspace = workspace  # the folder the tools work in, where one is declared: what an answer says of it
         self.raised: set[Rule] = set()  # the objections already made this run
         self.checked = False  # a drafted answer's own arithmetic was checked with a tool (once a run)
         self.converted = False  # the arithmetic the request's units give was worked out with a tool (once a run)
@@ -77,6 +80,7 @@ class Referee:
             if objection is None else ""
         objection = objection or object_to_answer(answer, f"{task}\n{long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, task, self.raised)
+        objection = objection or object_to_claims(answer, task, steps, self.workspace, self.writers, self.raised)
         result = answer_from_observations(steps)
         plain = answers_itself(result) and object_to_units(result, task, ()) is None
         if objection is not None and objection.rule in (Rule.UNGROUNDED_ANSWER, *UNIT_RULES) \

@@ -16,6 +16,7 @@ class Rule(str, Enum):
     PERCENT_MISMATCH = "percent_mismatch"  # ... nor the percentage the request works out
     ARITHMETIC_MISMATCH = "arithmetic_mismatch"  # ... nor the arithmetic it spells out
     NO_CHANGE = "no_change"  # a finish without the change the request asks for
+    FILE_CLAIM = "file_claim"  # an answer saying of a file what the workspace does not show
     UNFINISHED_PLAN = "unfinished_plan"  # a finish leaving the model's own plan half done
     DAY_CHECK = "day_check"  # a day counted from today that no call read: the calendar reads it
     REWRITE_FILE = "rewrite_file"  # a write over a file this run just wrote
