@@ -11,6 +11,7 @@ from ..loop.answers import answer_from_observations
 from ..prompts import PromptTemplateBuilder
 from ..reply import Action, ThoughtAndAction
 from ..steps import Step, StepKind, StopReason
+from .chosen import object_to_chosen
 from .claims import object_to_claims
 from .days import answer_for_day, day_asked, reading
 from .rules import UNIT_RULES, Rule
@@ -81,6 +82,7 @@ class Referee:
         objection = objection or object_to_answer(answer, f"{task}\n{long_term_memory}", steps, self.raised)
         objection = objection or object_to_units(answer, task, self.raised)
         objection = objection or object_to_claims(answer, task, steps, self.workspace, self.writers, self.raised)
+        objection = objection or object_to_chosen(task, steps, self.writers)
         result = answer_from_observations(steps)
         plain = answers_itself(result) and object_to_units(result, task, ()) is None
         if objection is not None and objection.rule in (Rule.UNGROUNDED_ANSWER, *UNIT_RULES) \

@@ -17,6 +17,7 @@ class Rule(str, Enum):
     ARITHMETIC_MISMATCH = "arithmetic_mismatch"  # ... nor the arithmetic it spells out
     NO_CHANGE = "no_change"  # a finish without the change the request asks for
     FILE_CLAIM = "file_claim"  # an answer saying of a file what the workspace does not show
+    CHOSEN_FILES = "chosen_files"  # files moved, copied or removed that the request does not name (never sent back)
     UNFINISHED_PLAN = "unfinished_plan"  # a finish leaving the model's own plan half done
     DAY_CHECK = "day_check"  # a day counted from today that no call read: the calendar reads it
     REWRITE_FILE = "rewrite_file"  # a write over a file this run just wrote

@@ -50,6 +50,8 @@ class Objection:
             return f"the task gives {self.variables.get('items', '')}, which no step used"
         if self.ends is StopReason.UNVERIFIED and self.rule is Rule.UNGROUNDED_ANSWER:
             return f"it states what no tool result shows: {self.variables.get('items', '')}"
+        if self.ends is StopReason.UNVERIFIED and self.rule is Rule.CHOSEN_FILES:
+            return f"it chose files the request does not name: {self.variables.get('items', '')}"
         if self.ends is StopReason.UNVERIFIED and self.rule is Rule.FILE_CLAIM:
             return f"the answer says of {self.variables.get('items', '')} what no step made so"
         if self.ends is StopReason.UNVERIFIED:
