@@ -27,7 +27,8 @@ def test_the_suite_is_the_suite_and_the_statuses_are_those_of_the_sets() -> None
     statuses = {name: load_set(name).status for name in set_names()}
     assert statuses["main"] == "suite"
     assert {name for name, status in statuses.items() if status == "development"} == {
-        "heldout1", "heldout2", "heldout3", "heldout4", "fresh1", "fresh3", "fresh4", "fresh10", "fresh11", "fresh20"}
+        "heldout1", "heldout2", "heldout3", "heldout4", "fresh1", "fresh3", "fresh4", "fresh10", "fresh11", "fresh17",
+        "fresh18", "fresh19", "fresh20", "fresh21"}
 
 
 def test_a_check_is_built_from_its_data_and_judges_answer_and_workspace(tmp_path: Path) -> None:
