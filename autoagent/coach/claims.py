@@ -17,6 +17,7 @@ from .words import any_of, words
 
 CLAIMED_FILES = 5  # the files of an answer looked up in the workspace, at most
 _WALKED = 2000  # the workspace's files read, at most
+_CHANGED = any_of(words("changed"))  # an answer's words for a change it says was made ("has been removed")
 # a sentence of an answer (a file name's dot does not end one)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])|\n+")
 # a file an answer names, with the folders it is in ("photos/2026-07-14-lake.jpg"), not a web address's host; in
@@ -52,10 +53,9 @@ def object_to_claims(answer: str, task: str, steps: Sequence[Step], workspace: P
 def _unchanged(answer: str, held: Collection[str], done: str) -> list[list[str]]:
     """For each sentence of `answer` that says a change was made: the workspace files it names (by their names),
     when no changing call named any of them."""
-    changed = any_of(words("changed"))
     found = []
     for sentence in _SENTENCE.split(answer):
-        if not changed.search(sentence):
+        if not _CHANGED.search(sentence):
             continue
         named = sorted({path for path in held if _names(sentence, Path(path).name)})[:CLAIMED_FILES]
         if named and not any(Path(path).name in done for path in named):

@@ -45,8 +45,8 @@ class Coaching(Advisor):
         self.setup = setup
         self.prompts, self.toolbox = setup.prompts, toolbox
         self.can_sample = setup.profile.can_sample  # a value the model states is asked for again
-        self.referee = Referee(setup.prompts, tools, writers, calculator, calendar,
-                               declared_workspace(toolbox.tools.values()))
+        self.folder = declared_workspace(toolbox.tools.values())  # where the tools work, where one is declared
+        self.referee = Referee(setup.prompts, tools, writers, calculator, calendar, self.folder)
         self.leader = Leader(setup.prompts, tools, writers, calculator, calendar)
         self.drafts = Drafts(setup.prompts, toolbox, setup.step_tokens)
 
@@ -67,7 +67,7 @@ class Coaching(Advisor):
         begins now (a resumed run's workspace is no longer as it began): a small model otherwise writes its first
         program for data it imagines (a column that is not there, a line that is not a number). Empty where no
         tool declares a workspace, or it holds no file."""
-        folder = declared_workspace(self.toolbox.tools.values())
+        folder = self.folder
         if folder is None:
             return ""
         try:
