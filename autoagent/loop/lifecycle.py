@@ -14,13 +14,14 @@ from langchain_core.tools import BaseTool
 
 from ..acting.toolbox import Toolbox
 from ..errors import AutoAgentError, ConfigurationError
-from ..events import Emitter, RunObserver, consumer_of
+from ..events import RunObserver
 from ..listeners import unheard_if_silent
 from ..llm.call import merge_callbacks
 from ..observers import CallbackObserver, StepTrace
 from ..prompts import PromptTemplateBuilder
 from ..steps import RunResult, Step, StopReason
 from ..transcripts.writer import new_run_id
+from .emitter import Emitter, consumer_of
 
 if TYPE_CHECKING:
     from ..acting.approval import Approver
