@@ -67,12 +67,11 @@ class Coaching(Advisor):
         begins now (a resumed run's workspace is no longer as it began): a small model otherwise writes its first
         program for data it imagines (a column that is not there, a line that is not a number). Empty where no
         tool declares a workspace, or it holds no file."""
-        folder = self.folder
-        if folder is None:
+        if self.folder is None:
             return ""
         try:
             with quoting_in(self.prompts):
-                return overview(folder, heading=self.prompts.render("workspace_overview").strip())
+                return overview(self.folder, heading=self.prompts.render("workspace_overview").strip())
         except (OSError, ValueError):  # changed while it was read: the run goes on without it
             return ""
 
